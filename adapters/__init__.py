@@ -1,0 +1,1 @@
+"""Benchmark adapters: for each benchmark a loader, an answerer and a scorer."""

@@ -1,0 +1,42 @@
+"""beliefgraph: typed multi-actor belief graphs for theory-of-mind research.
+
+>>> from beliefgraph import track
+>>> g = track("Sally and Anne are in the room. Sally puts the ball in the basket. "
+...           "Sally goes out. Anne moves the ball to the box.")
+>>> g.ask("Where does Anne think Sally thinks the ball is?").value
+'basket'
+"""
+
+from beliefgraph.api import track
+from beliefgraph.errors import (
+    BeliefGraphError,
+    ConfigurationError,
+    DataFormatError,
+    UnknownNameError,
+    UnparsedSentenceError,
+    UnsupportedQuestionError,
+)
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import Answer, Belief, Event, ParsedStory, Proposition
+from beliefgraph.solvers import ExitOrderTrust, FresherEvidenceTrust, PerceptionModel
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Answer",
+    "Belief",
+    "BeliefGraph",
+    "BeliefGraphError",
+    "ConfigurationError",
+    "DataFormatError",
+    "Event",
+    "ExitOrderTrust",
+    "FresherEvidenceTrust",
+    "ParsedStory",
+    "PerceptionModel",
+    "Proposition",
+    "UnknownNameError",
+    "UnparsedSentenceError",
+    "UnsupportedQuestionError",
+    "track",
+]

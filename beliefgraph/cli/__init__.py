@@ -1,0 +1,1 @@
+"""The ``beliefgraph`` command line: thin wrappers over the Python API."""

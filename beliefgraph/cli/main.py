@@ -1,0 +1,21 @@
+"""The ``beliefgraph`` application: one sub-command per module."""
+
+import typer
+
+from .track import track_command
+
+__all__ = ["app"]
+
+app = typer.Typer(
+    name="beliefgraph",
+    help="Typed multi-actor belief graphs for theory-of-mind research.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("track")(track_command)
+
+
+@app.callback()
+def _root() -> None:
+    """Track what every actor in a story believes, to any order."""

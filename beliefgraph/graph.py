@@ -1,0 +1,285 @@
+"""The belief graph: a story's events, the world over time, and every actor's beliefs."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import networkx as nx
+
+from beliefgraph.errors import BeliefGraphError, ConfigurationError
+from beliefgraph.labelling import to_belief
+from beliefgraph.models import Answer, Belief, Event, ParsedStory, Proposition
+from beliefgraph.registry import resolve, trust_policies
+from beliefgraph.solvers import PerceptionModel, Propagator, TrustPolicy, normalise_chain, simulate
+from beliefgraph.solvers.perception import Value, Variable
+
+__all__ = ["BeliefGraph"]
+
+JSON_VERSION = 1
+
+
+class BeliefGraph:
+    """Beliefs of every holder chain, derived lazily from a parsed story.
+
+    Build one with ``beliefgraph.track``; this constructor takes an already parsed story.
+
+    Parameters
+    ----------
+    story : ParsedStory
+        The typed events.
+    perception : PerceptionModel, optional
+        Perception settings (closed containers by default).
+    trust : TrustPolicy or str, optional
+        The trust policy or its registered name (``"default"``, ``"hitom"``).
+    max_order : int
+        The deepest chain ``beliefs()`` lists; queries may go deeper.
+
+    Examples
+    --------
+    >>> from beliefgraph import track
+    >>> g = track("Sally and Anne are in the room. Sally puts the ball in the basket. "
+    ...           "Sally goes out. Anne moves the ball to the box.")
+    >>> g.belief(("Sally",), obj="ball").proposition.value
+    'basket'
+    >>> g.belief(("Anne", "Sally"), obj="ball").proposition.value
+    'basket'
+    """
+
+    def __init__(
+        self,
+        story: ParsedStory,
+        *,
+        perception: PerceptionModel | None = None,
+        trust: TrustPolicy | str = "default",
+        max_order: int = 4,
+    ) -> None:
+        if max_order < 0:
+            raise ConfigurationError(f"max_order must be >= 0, got {max_order}")
+        self.story = story
+        self.perception = perception or PerceptionModel()
+        self.trust: TrustPolicy = (
+            resolve(trust_policies, trust, "trust policy")() if isinstance(trust, str) else trust
+        )
+        self.max_order = max_order
+        self.timeline = simulate(story, self.perception)
+        self.propagator = Propagator(self.timeline, self.trust)
+        self.asserted: list[Belief] = []
+        self._cast = frozenset(
+            a for a in story.actors if any(a in s.perceivers for s in self.timeline.steps)
+        )
+        self._nx: nx.MultiDiGraph | None = None
+
+    # -- the story ----------------------------------------------------------------------------
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events with their perceivers decided."""
+        return tuple(s.event for s in self.timeline.steps)
+
+    @property
+    def actors(self) -> tuple[str, ...]:
+        """Actor names in order of first mention."""
+        return self.story.actors
+
+    @property
+    def end(self) -> int:
+        """The last time step."""
+        return len(self.timeline.steps)
+
+    @property
+    def variables(self) -> tuple[Variable, ...]:
+        """Every variable the story assigns or tells about, in first-mention order."""
+        return tuple(self.timeline.propositions)
+
+    def world(self, at: int | None = None) -> dict[Variable, Value]:
+        """The true state after the event at time ``at`` (default: the end)."""
+        return dict(self.timeline.world_at(self.end if at is None else at))
+
+    # -- beliefs ------------------------------------------------------------------------------
+    def belief(
+        self,
+        holders: Iterable[str],
+        *,
+        obj: str | None = None,
+        variable: Variable | None = None,
+        at: int | None = None,
+    ) -> Belief | None:
+        """What ``holders`` believe about ``obj``'s location (or any ``variable``) at ``at``.
+
+        ``holders`` is the chain outermost first; ``()`` gives the world fact. Returns None
+        when the chain has no belief about it.
+        """
+        chain = self._chain(holders)
+        var = self._variable(obj, variable)
+        t = self.end if at is None else at
+        for b in reversed(self.timeline_of(chain, variable=var)):
+            if b.holds_at(t):
+                return b
+        return None
+
+    def timeline_of(
+        self, holders: Iterable[str], *, obj: str | None = None, variable: Variable | None = None
+    ) -> list[Belief]:
+        """Every belief of the chain about the variable, in time order."""
+        chain = self._chain(holders)
+        var = self._variable(obj, variable)
+        asserted = [
+            b for b in self.asserted if b.holders == chain and b.proposition.variable == var
+        ]
+        derived = [
+            to_belief(chain, s, self.propagator, self._cast)
+            for s in self.propagator.segments(chain, var)
+        ]
+        return sorted(derived + asserted, key=lambda b: b.start)
+
+    def beliefs(self, *, max_order: int | None = None, at: int | None = None) -> list[Belief]:
+        """Every belief up to ``max_order`` (world facts first), optionally only those at ``at``."""
+        out: list[Belief] = []
+        for chain in self.chains(self.max_order if max_order is None else max_order):
+            for var in self.variables:
+                for b in self.timeline_of(chain, variable=var):
+                    if at is None or b.holds_at(at):
+                        out.append(b)
+        return out
+
+    def chains(self, max_order: int) -> Iterator[tuple[str, ...]]:
+        """Every holder chain up to ``max_order`` without adjacent repeats, shortest first."""
+        cast = [a for a in self.actors if a in self._cast]
+        yield ()
+        for n in range(1, max_order + 1):
+            for chain in itertools.product(cast, repeat=n):
+                if all(a != b for a, b in itertools.pairwise(chain)):
+                    yield chain
+
+    def add_belief(self, belief: Belief) -> None:
+        """Assert a belief by hand (a user's, or a gold table's); marked ``asserted``."""
+        self.asserted.append(belief.model_copy(update={"asserted": True}))
+        self._nx = None
+
+    # -- questions ----------------------------------------------------------------------------
+    def ask(self, question: str) -> Answer:
+        """Answer a templated ToMi / Hi-ToM / ToMBench question, with an explanation.
+
+        Raises
+        ------
+        UnsupportedQuestionError
+            When the question's form is not one the reader understands.
+        """
+        from beliefgraph.questions import answer
+
+        return answer(self, question)
+
+    # -- views --------------------------------------------------------------------------------
+    def to_networkx(self) -> nx.MultiDiGraph:
+        """Actors, propositions and events as nodes; holds / about / derived-from edges."""
+        if self._nx is None:
+            self._nx = _build_networkx(self)
+        return self._nx.copy()
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """Serialise the story, the settings, hand-asserted beliefs and the derived beliefs."""
+        policy = self.trust
+        payload: dict[str, Any] = {
+            "version": JSON_VERSION,
+            "story": self.story.model_dump(mode="json"),
+            "perception": self.perception.model_dump(mode="json"),
+            "trust": policy.model_dump(mode="json")
+            if hasattr(policy, "model_dump")
+            else policy.name,
+            "max_order": self.max_order,
+            "asserted": [b.model_dump(mode="json") for b in self.asserted],
+            "beliefs": [b.model_dump(mode="json") for b in self.beliefs()],
+        }
+        return json.dumps(payload, indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> BeliefGraph:
+        """Rebuild a graph from ``to_json`` output; the derived beliefs are checked to match."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise BeliefGraphError(f"not a belief graph JSON document: {err}") from None
+        version = data.get("version") if isinstance(data, dict) else None
+        if version != JSON_VERSION:
+            raise BeliefGraphError(
+                f"unsupported belief graph JSON (version {version!r}); "
+                f"this beliefgraph reads version {JSON_VERSION}"
+            )
+        trust_spec = data["trust"]
+        if isinstance(trust_spec, dict):
+            settings = dict(trust_spec)
+            trust: TrustPolicy | str = resolve(trust_policies, settings["name"], "trust policy")(
+                **settings
+            )
+        else:
+            trust = trust_spec
+        graph = cls(
+            ParsedStory.model_validate(data["story"]),
+            perception=PerceptionModel.model_validate(data["perception"]),
+            trust=trust,
+            max_order=data["max_order"],
+        )
+        for b in data.get("asserted", []):
+            graph.asserted.append(Belief.model_validate(b))
+        stored = [Belief.model_validate(b) for b in data.get("beliefs", [])]
+        if stored and stored != graph.beliefs():
+            raise BeliefGraphError(
+                "the stored beliefs differ from those the story derives; the file was edited "
+                "or written by another version. Add hand-made beliefs under 'asserted'."
+            )
+        return graph
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _chain(self, holders: Iterable[str]) -> tuple[str, ...]:
+        if isinstance(holders, str):
+            holders = (holders,)
+        chain = normalise_chain(tuple(holders))
+        unknown = [h for h in chain if h not in self.actors]
+        if unknown:
+            raise BeliefGraphError(
+                f"unknown actor(s) {unknown} in holder chain {chain}; "
+                f"the story's actors are {list(self.actors)}"
+            )
+        return chain
+
+    def _variable(self, obj: str | None, variable: Variable | None) -> Variable:
+        if (obj is None) == (variable is None):
+            raise ConfigurationError("give exactly one of obj= or variable=")
+        return variable if variable is not None else (obj or "", "in")
+
+    def __repr__(self) -> str:
+        return (
+            f"BeliefGraph({len(self.events)} events, {len(self.actors)} actors, "
+            f"trust={self.trust.name!r}, max_order={self.max_order})"
+        )
+
+
+def _prop_node(p: Proposition) -> str:
+    return f"prop:{p.render()}"
+
+
+def _build_networkx(graph: BeliefGraph) -> nx.MultiDiGraph:
+    g = nx.MultiDiGraph()
+    for a in graph.actors:
+        g.add_node(f"actor:{a}", kind="actor", name=a)
+    for ent in graph.story.entities:
+        g.add_node(f"entity:{ent.name}", kind=ent.kind, name=ent.name)
+    for e in graph.events:
+        node = f"event:{e.id}"
+        g.add_node(node, kind="event", event=e.model_dump(mode="json"))
+        for a in e.perceivers or ():
+            g.add_edge(f"actor:{a}", node, key="perceives", relation="perceives")
+    for i, b in enumerate([*graph.beliefs(), *graph.asserted]):
+        p = _prop_node(b.proposition)
+        g.add_node(p, kind="proposition", proposition=b.proposition.model_dump(mode="json"))
+        holder = f"actor:{b.holders[0]}" if b.holders else "world"
+        if not b.holders:
+            g.add_node("world", kind="world")
+        g.add_edge(holder, p, key=f"belief:{i}", relation="holds", belief=b.model_dump(mode="json"))
+        for inner in b.holders[1:]:
+            g.add_edge(holder, f"actor:{inner}", key=f"belief:{i}", relation="about")
+        for ev in b.provenance:
+            g.add_edge(p, f"event:{ev}", key=f"belief:{i}", relation="derived-from")
+    return g

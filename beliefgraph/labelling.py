@@ -1,0 +1,92 @@
+"""Turn a propagated segment into a fully typed ``Belief``: every label computed, none guessed.
+
+The rules follow the OmniToM schema (seed 000, App. A): world facts are Narration and
+Explicit; an actor's beliefs are Implicit unless a speaker stated them; Perception when the
+holder saw the event, Memory when the world moved on unseen (context Temporal), Inference for
+beliefs about beliefs, Testimony when told; Truth Status against the story's reality at the
+end of the span (for a nested belief, reality is what the inner holder believes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from beliefgraph.models import Belief, KnowledgeAccess, MentalSource, TruthStatus
+
+if TYPE_CHECKING:
+    from beliefgraph.solvers import Propagator, Segment, Timeline
+
+__all__ = ["to_belief"]
+
+_SOURCES: dict[str, MentalSource] = {
+    "narration": "Narration",
+    "perception": "Perception",
+    "default": "Inference",
+    "testimony": "Testimony",
+    "memory": "Memory",
+}
+
+
+def to_belief(
+    chain: tuple[str, ...],
+    seg: Segment,
+    propagator: Propagator,
+    cast: frozenset[str],
+) -> Belief:
+    """Label ``seg``, the belief of ``chain``, on every dimension.
+
+    ``cast`` is the set of actors physically in the story (those who can perceive), which
+    decides when knowledge is Public.
+    """
+    timeline = propagator.timeline
+    var = seg.proposition.variable
+    when = (seg.end - 1) if seg.end is not None else propagator.end
+    ref = propagator.at(chain[1:], var, when) if chain else seg
+    truth: TruthStatus = (
+        "Unknown" if ref is None else ("True" if ref.value == seg.value else "False")
+    )
+    source: MentalSource = _SOURCES[seg.source]
+    if len(chain) >= 2 and seg.source in ("perception", "default"):
+        source = "Inference"
+    context = "Neutral"
+    if propagator.is_lie(seg):
+        context = "Deceptive"
+    elif seg.source == "memory":
+        context = "Temporal"
+    return Belief(
+        holders=chain,
+        proposition=seg.proposition,
+        start=seg.start,
+        end=seg.end,
+        truth_status=truth,
+        knowledge_access=_access(chain, seg, propagator, timeline, cast, when),
+        representation="Explicit" if seg.source in ("narration", "testimony") else "Implicit",
+        mental_source=source,
+        context=context,
+        trust=seg.trust,
+        source_actor=seg.speaker,
+        provenance=seg.provenance,
+    )
+
+
+def _access(
+    chain: tuple[str, ...],
+    seg: Segment,
+    propagator: Propagator,
+    timeline: Timeline,
+    cast: frozenset[str],
+    when: int,
+) -> KnowledgeAccess:
+    """Private, Shared or Public: who perceived the source and still holds the same value."""
+    witnesses = timeline.steps[seg.provenance[0] - 1].perceivers & cast if seg.provenance else set()
+    if not chain:
+        if not witnesses or witnesses >= cast:
+            return "Public"
+        return "Private" if len(witnesses) == 1 else "Shared"
+    var = seg.proposition.variable
+    sharing = {
+        a for a in witnesses if (b := propagator.at((a,), var, when)) and b.value == seg.value
+    }
+    if len(chain) >= 2 or len(sharing) <= 1:
+        return "Private"
+    return "Public" if sharing >= cast else "Shared"

@@ -1,0 +1,52 @@
+"""The typed vocabulary of beliefgraph: actors, entities, propositions, events, beliefs."""
+
+from .actor import Actor
+from .answer import Answer
+from .base import BeliefModel
+from .belief import Belief
+from .entity import Entity
+from .event import Event
+from .labels import (
+    CONTENT_TYPES,
+    CONTEXTS,
+    KNOWLEDGE_ACCESS,
+    MENTAL_SOURCES,
+    REPRESENTATIONS,
+    TRUTH_STATUSES,
+    ContentType,
+    Context,
+    EntityKind,
+    EventKind,
+    KnowledgeAccess,
+    MentalSource,
+    Representation,
+    TruthStatus,
+)
+from .proposition import Proposition
+from .story import ParsedStory, Sentence
+
+__all__ = [
+    "CONTENT_TYPES",
+    "CONTEXTS",
+    "KNOWLEDGE_ACCESS",
+    "MENTAL_SOURCES",
+    "REPRESENTATIONS",
+    "TRUTH_STATUSES",
+    "Actor",
+    "Answer",
+    "Belief",
+    "BeliefModel",
+    "ContentType",
+    "Context",
+    "Entity",
+    "EntityKind",
+    "Event",
+    "EventKind",
+    "KnowledgeAccess",
+    "MentalSource",
+    "ParsedStory",
+    "Proposition",
+    "Representation",
+    "Sentence",
+    "TruthStatus",
+]

@@ -1,0 +1,97 @@
+"""What a belief is about."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .base import BeliefModel
+from .labels import ContentType
+
+__all__ = ["Proposition"]
+
+# Relations whose subject has exactly one value at a time (one place, one content).
+_FUNCTIONAL_RELATIONS = frozenset({"in", "contains"})
+
+
+class Proposition(BeliefModel):
+    """A typed, atomic statement about the story world or about another actor's mind.
+
+    A proposition assigns a ``value`` to a *variable*. For a location the variable is the
+    object's place and the value the container (``ball in basket``); for contents it is what a
+    container holds (``box contains cup``); every other relation is a yes/no fact whose variable
+    is the whole triple (``Aiden loves tangerine``).
+
+    Examples
+    --------
+    >>> p = Proposition(content_type="Location", subject="ball", relation="in", value="basket")
+    >>> p.variable, p.assigned, p.render()
+    (('ball', 'in'), 'basket', 'the ball is in the basket')
+    """
+
+    content_type: ContentType
+    """The OmniToM content type of what is asserted."""
+    subject: str = Field(min_length=1)
+    """The entity or actor the statement is about."""
+    relation: str = Field(min_length=1)
+    """``in`` for a location, ``contains`` for contents; a verb lemma otherwise (``love``)."""
+    value: str | None = None
+    """The container, object or complement; None for intransitive facts."""
+    negated: bool = False
+    """True for "there is no hat in the box"."""
+    holder: str | None = None
+    """For Epistemic content: the actor whose mental state this is about."""
+    about: Proposition | None = None
+    """For Epistemic content: the proposition that ``holder`` believes."""
+
+    @property
+    def variable(self) -> tuple[str, ...]:
+        """The key a belief assigns a value to (beliefs about one variable compete)."""
+        if self.relation in _FUNCTIONAL_RELATIONS and not self.negated:
+            return (self.subject, self.relation)
+        return (self.subject, self.relation, self.value or "")
+
+    @property
+    def assigned(self) -> str | bool:
+        """The value this proposition gives its variable."""
+        if self.relation in _FUNCTIONAL_RELATIONS and not self.negated:
+            return self.value or ""
+        return not self.negated
+
+    def render(self) -> str:
+        """Third-person English for tables and explanations."""
+        if self.content_type == "Epistemic" and self.holder and self.about:
+            return f"{self.holder} thinks {self.about.render()}"
+        subject = _the(self.subject)
+        if self.relation == "in":
+            neg = " not" if self.negated else ""
+            return f"{subject} is{neg} in {_the(self.value or '?')}"
+        if self.relation == "contains":
+            neg = " does not contain" if self.negated else " contains"
+            return f"{subject}{neg} {_the(self.value or '?')}"
+        verb = _third_person(self.relation) if not self.negated else f"does not {self.relation}"
+        tail = f" {_the(self.value)}" if self.value else ""
+        return f"{subject} {verb}{tail}"
+
+
+_IRREGULAR = {"have": "has", "be": "is", "do": "does", "go": "goes"}
+
+
+def _third_person(lemma: str) -> str:
+    """ "have" -> "has", "love" -> "loves": propositions read as present-tense facts."""
+    head, _, rest = lemma.partition(" ")
+    if head in _IRREGULAR:
+        head = _IRREGULAR[head]
+    elif head.endswith(("s", "sh", "ch", "x", "z", "o")):
+        head += "es"
+    elif head.endswith("y") and head[-2:-1] not in tuple("aeiou"):
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return f"{head} {rest}" if rest else head
+
+
+def _the(name: str) -> str:
+    """Put "the" before a common noun, never before a proper name."""
+    if name[:1].isupper():
+        return name
+    return f"the {name}"

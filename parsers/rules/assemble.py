@@ -1,0 +1,330 @@
+"""Story assembly: turn per-sentence templates into numbered, resolved events.
+
+Templates do not depend on the story, so they are cached by sentence text; everything that
+does depend on it happens here, in one pass in story order:
+
+* pronouns: "it" is the last object, "they" the last group of actors named together, and
+  "he"/"she"/"him"/"her" the last actor named alone as a subject;
+* canonical names: mentions whose head nouns share a lemma are one entity, spelled as the
+  story's first singular mention ("backpacks" ... "the backpack" -> "backpack");
+* "X finds Y in Z": Z is a room (``observe`` with ``room``) when the story already knows
+  it as a room, when Y is a known container, or when X is not yet in any room; otherwise
+  Z is a container (``observe`` of "Y in Z");
+* "X finds Y" after someone opened a container: Y is that container's contents;
+* entity kinds: a room if anything enters, leaves, stays in or is found in it; else a
+  container if anything is put in, taken from, seen, labelled, opened or closed; else an
+  object; things only owned ("Sally has a basket") are containers.
+
+A sentence whose pronoun has nothing to refer to is unparsed, like one no frame reads.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+
+from beliefgraph.errors import UnparsedSentenceError
+from beliefgraph.models import Entity, EntityKind, Event, ParsedStory, Proposition, Sentence
+
+from .templates import Mention, PropTemplate, Template, Who
+
+__all__ = ["Item", "assemble"]
+
+Item = tuple[str, int | None, tuple[Template, ...] | None]
+"""One clause: its verbatim text, its source line number, and its templates (None: unread)."""
+
+# A role decides an entity's kind; lower ranks win ("owned" is the weakest evidence).
+_KIND_RANK = {"room": 0, "container": 1, "object": 2, "owned": 3}
+_ENTITY_KIND: dict[str, EntityKind] = {
+    "room": "room",
+    "container": "container",
+    "object": "object",
+    "owned": "container",
+}
+
+
+_VALUE_ROLES = {"in": "container", "contains": "object", "see inside": "container", "have": "owned"}
+
+
+class _Unresolved(Exception):
+    """A pronoun with nothing to refer to."""
+
+
+def assemble(text: str, items: Iterable[Item], *, strict: bool) -> ParsedStory:
+    """Resolve and number the events of one story.
+
+    Parameters
+    ----------
+    text : str
+        The story as given.
+    items : iterable of Item
+        The story's clauses in order.
+    strict : bool
+        Raise on an unread clause instead of keeping it as an uninterpreted fact.
+
+    Returns
+    -------
+    ParsedStory
+        Sentences, events with ids 1..n, actors and entities in first-mention order.
+
+    Raises
+    ------
+    UnparsedSentenceError
+        In strict mode, for the first clause no frame reads.
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers.rules.templates import Template, Who, Mention
+    >>> t = Template("enter", Who(names=("Ella",)), room=Mention("garage", "garage"))
+    >>> story = assemble("Ella entered the garage.", [("Ella entered the garage.", 1, (t,))],
+    ...                  strict=True)
+    >>> story.events[0].kind, story.events[0].room, story.entities[0].kind
+    ('enter', 'garage', 'room')
+    """
+    items = list(items)
+    return _Story(items).build(text, items, strict)
+
+
+class _Story:
+    def __init__(self, items: list[Item]) -> None:
+        self.canon = _canonical_names(items)
+        self.actors: dict[str, None] = {}
+        self.kinds: dict[str, str] = {}
+        self.last_object: str | None = None
+        self.last_group: tuple[str, ...] | None = None
+        self.last_single: str | None = None
+        self.where: dict[str, str | None] = {}
+        self.left: dict[str, str | None] = {}
+        self.opened: str | None = None
+        self.events: list[Event] = []
+
+    def build(self, text: str, items: list[Item], strict: bool) -> ParsedStory:
+        sentences = []
+        for index, (clause, line, templates) in enumerate(items):
+            first = len(self.events) + 1
+            parsed = templates is not None
+            if templates is not None:
+                try:
+                    for t in templates:
+                        self._event(t, clause, index, line)
+                except _Unresolved:
+                    del self.events[first - 1 :]
+                    parsed = False
+            if not parsed:
+                if strict:
+                    raise UnparsedSentenceError(clause, index, line)
+                self._unread(clause, index, line)
+            ids = tuple(range(first, len(self.events) + 1))
+            sentences.append(
+                Sentence(index=index, text=clause, line=line, parsed=parsed, events=ids)
+            )
+        entities = tuple(Entity(name=n, kind=_ENTITY_KIND[k]) for n, k in self.kinds.items())
+        return ParsedStory(
+            text=text,
+            sentences=tuple(sentences),
+            events=tuple(self.events),
+            actors=tuple(self.actors),
+            entities=entities,
+            parser="rules",
+        )
+
+    # -- references ------------------------------------------------------------------------
+    def _actors(self, who: Who | None, *, subject: bool = True) -> tuple[str, ...]:
+        if who is None:
+            return ()
+        if who.pronoun == "they":
+            if self.last_group is None:
+                raise _Unresolved
+            return self.last_group
+        if who.pronoun == "he":
+            if self.last_single is None:
+                raise _Unresolved
+            return (self.last_single,)
+        for name in who.names:
+            self.actors.setdefault(name, None)
+        if subject and len(who.names) > 1:
+            self.last_group = who.names
+        elif subject and who.names:
+            self.last_single = who.names[0]
+        return who.names
+
+    def _name(self, m: Mention) -> str:
+        if m.pronoun:
+            if self.last_object is None:
+                raise _Unresolved
+            return self.last_object
+        return self.canon.get(m.key, m.text)
+
+    def _entity(self, m: Mention | None, kind: str) -> str | None:
+        if m is None:
+            return None
+        name = self._name(m)
+        old = self.kinds.get(name)
+        if old is None or _KIND_RANK[kind] < _KIND_RANK[old]:
+            self.kinds[name] = kind
+        if kind in ("object", "owned"):  # "Sally has a marble. She puts it ..."
+            self.last_object = name
+        return name
+
+    def _prop(self, p: PropTemplate, subject: str | None = None) -> Proposition:
+        if isinstance(p.subject, Who):
+            subj = subject or self._actors(p.subject)[0]
+        elif p.relation == "in":
+            subj = self._entity(p.subject, "object") or ""
+        else:
+            subj = self._entity(p.subject, "container") or ""
+        if isinstance(p.value, Mention):
+            value: str | None = self._value(p, p.value)
+        else:
+            value = p.value
+        return Proposition(
+            content_type=p.content_type,
+            subject=subj,
+            relation=p.relation,
+            value=value,
+            negated=p.negated,
+        )
+
+    def _value(self, p: PropTemplate, m: Mention) -> str | None:
+        role = _VALUE_ROLES.get(p.relation)
+        # Values of distractor facts ("loves the tangerine") are not story entities.
+        return self._entity(m, role) if role else self._name(m)
+
+    # -- events ----------------------------------------------------------------------------
+    def _add(self, t: Template, clause: str, index: int, line: int | None, **fields) -> None:
+        event = Event(
+            id=len(self.events) + 1,
+            kind=t.kind,
+            sentence=clause,
+            sentence_index=index,
+            line=line,
+            parser="rules",
+            **fields,
+        )
+        self.events.append(event)
+
+    def _event(self, t: Template, clause: str, index: int, line: int | None) -> None:
+        kind = t.kind
+        if kind == "narrate" and t.prop is not None and isinstance(t.prop.subject, Who):
+            # A fact about each actor named: "Aiden loves the tangerine".
+            for actor in self._actors(t.prop.subject):
+                self._add(t, clause, index, line, proposition=self._prop(t.prop, actor))
+            return
+        actors = self._actors(t.actors)
+        if kind in ("enter", "exit", "stay"):
+            room = self._entity(t.room, "room")
+            for a in actors:
+                if kind == "exit":
+                    self.left[a] = room or self.where.get(a)
+                    self.where[a] = None
+                else:
+                    self.where[a] = room or self.where.get(a) or self.left.get(a)
+            self._add(t, clause, index, line, actors=actors, room=room)
+        elif kind == "observe" and t.place == "find_in":
+            self._find_in(t, actors, clause, index, line)
+        elif kind == "observe" and t.place == "find" and self.opened is not None:
+            box = self.opened
+            obj = self._entity(t.obj, "object")
+            prop = Proposition(
+                content_type="Contents/Physical State", subject=box, relation="contains", value=obj
+            )
+            self._add(
+                t, clause, index, line, actors=actors, obj=obj, destination=box, proposition=prop
+            )
+        elif kind == "observe":
+            obj = self._entity(t.obj, "object" if t.place == "find" else "container")
+            self._add(t, clause, index, line, actors=actors, obj=obj)
+        elif kind in ("open", "close"):
+            box = self._entity(t.obj, "container")
+            self.opened = box if kind == "open" else None
+            self._add(t, clause, index, line, actors=actors, obj=box)
+        elif kind == "label":
+            box = self._entity(t.obj, "container")
+            prop = self._prop(t.prop) if t.prop is not None else None
+            self._add(t, clause, index, line, obj=box, proposition=prop)
+        else:  # move, tell, narrated facts about things
+            origin = self._entity(t.origin, "container")
+            prop = self._prop(t.prop) if t.prop is not None else None
+            obj = self._entity(t.obj, "object") if t.obj is not None else None
+            dest = self._entity(t.destination, "container")
+            hearers = self._actors(t.hearers, subject=False)
+            self._add(
+                t,
+                clause,
+                index,
+                line,
+                actors=actors,
+                obj=obj,
+                origin=origin,
+                destination=dest,
+                proposition=prop,
+                hearers=hearers,
+                private=t.private,
+            )
+
+    def _find_in(
+        self, t: Template, actors: tuple[str, ...], clause: str, index: int, line: int | None
+    ) -> None:
+        assert t.obj is not None and t.destination is not None
+        place = self._name(t.destination)
+        thing = self._name(t.obj)
+        known = self.kinds.get(place)
+        is_room = known == "room" or (
+            known is None
+            and (
+                self.kinds.get(thing) in ("container", "owned")
+                or not any(self.where.get(a) for a in actors)
+            )
+        )
+        if is_room:
+            room = self._entity(t.destination, "room")
+            obj = self._entity(t.obj, "container")
+            for a in actors:
+                self.where[a] = room
+            self._add(t, clause, index, line, actors=actors, obj=obj, room=room)
+            return
+        obj = self._entity(t.obj, "object")
+        box = self._entity(t.destination, "container")
+        prop = Proposition(content_type="Location", subject=obj or "", relation="in", value=box)
+        self._add(t, clause, index, line, actors=actors, obj=obj, destination=box, proposition=prop)
+
+    def _unread(self, clause: str, index: int, line: int | None) -> None:
+        where = f"line {line}" if line is not None else f"sentence {index + 1}"
+        warnings.warn(
+            f"rules parser cannot read {where}: {clause!r}; kept as an uninterpreted world fact",
+            stacklevel=5,
+        )
+        prop = Proposition(
+            content_type="Action/Event", subject="world", relation="state", value=clause
+        )
+        self.events.append(
+            Event(
+                id=len(self.events) + 1,
+                kind="narrate",
+                proposition=prop,
+                sentence=clause,
+                sentence_index=index,
+                line=line,
+                parser="rules",
+            )
+        )
+
+
+def _canonical_names(items: list[Item]) -> dict[str, str]:
+    """Map each lemma key to the story's first singular spelling (else its first spelling)."""
+    first: dict[str, str] = {}
+    singular: dict[str, str] = {}
+    for _, _, templates in items:
+        for t in templates or ():
+            for m in _mentions(t):
+                first.setdefault(m.key, m.text)
+                if m.text.lower() == m.key:
+                    singular.setdefault(m.key, m.text)
+    return {key: singular.get(key, text) for key, text in first.items()}
+
+
+def _mentions(t: Template) -> Iterable[Mention]:
+    parts = [t.obj, t.origin, t.destination, t.room]
+    if t.prop is not None:
+        parts += [t.prop.subject, t.prop.value]
+    return (m for m in parts if isinstance(m, Mention) and not m.pronoun)

@@ -1,0 +1,232 @@
+"""Chunking: proper names, noun phrases and their lists, then clause boundaries.
+
+A sentence is tokenised and lemmatised by the shared blank pipeline, and spaCy ``Matcher``
+patterns on shape (``IS_TITLE``), ``LOWER`` and ``LEMMA`` mark proper names ("Xiao Li",
+"Han Meimei") and noun phrases ("her basket", "a storage locker", "green_crate"). Names
+and noun phrases joined by commas and a final "and" become one list chunk, so the commas
+that remain are clause boundaries: ToMBench's comma-spliced stories split into clauses
+while "a suitcase, a backpack, and a storage locker" stays whole.
+
+Limits: without a tagger a noun phrase is "an optional determiner, then words that are
+not function words"; a bare noun phrase may not contain a frame verb ("sees"), and a
+capitalised word that is not a function word is taken for a name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from spacy.matcher import Matcher
+from spacy.tokens import Doc, Span
+
+from .lexicon import CLOSED, DETERMINERS, FRAME_VERBS, NOT_NAMES, PRONOUNS
+from .nlp import get_nlp
+from .templates import Mention
+
+__all__ = ["HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
+
+NAME, NAMES, NP, NPS = "<name>", "<names>", "<np>", "<nps>"
+IT, THEY, HE = "<it>", "<they>", "<he>"
+_PRONOUN_SYMBOLS = {"it": IT, "they": THEY, "he": HE}
+_BOUNDARIES = frozenset({",", ";"})
+_FINAL_PUNCT = frozenset({".", "!", "?"})
+_LIST_SEPARATORS = frozenset({(",",), ("and",), ("or",), (",", "and"), (",", "or")})
+_LEADING = frozenset({"and", "but", "so", "after", "when", "once"})
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A name, a noun phrase, a list of either, a pronoun, or one other word (its lemma)."""
+
+    sym: str
+    start: int
+    end: int
+    names: tuple[str, ...] = ()
+    items: tuple[Mention, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause: its verbatim text and its chunks; ``meta`` for task instructions."""
+
+    text: str
+    chunks: tuple[Chunk, ...]
+    meta: bool = False
+
+
+def split(sentence: str) -> tuple[Clause, ...]:
+    """Chunk ``sentence`` and cut it into clauses at the commas lists do not use.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence, verbatim.
+
+    Returns
+    -------
+    tuple of Clause
+        The clauses in order; the last keeps the sentence's final punctuation.
+
+    Examples
+    --------
+    >>> [c.text for c in split("They see a box, a bag, and a safe, Li Lei leaves.")]
+    ['They see a box, a bag, and a safe', 'Li Lei leaves.']
+    """
+    doc = get_nlp()(sentence)
+    if not len(doc):
+        return ()
+    if any(start == 0 for _, start, _ in _meta_matcher()(doc)):
+        return (Clause(sentence.strip(), (), meta=True),)
+    chunks = _merge_lists(_chunk(doc))
+    end = len(chunks)
+    while end and chunks[end - 1].sym in _FINAL_PUNCT:
+        end -= 1
+    text_end = len(sentence.rstrip())
+    clauses: list[Clause] = []
+    current: list[Chunk] = []
+    for c in chunks[:end]:
+        if c.sym in _BOUNDARIES:
+            _close(sentence, current, clauses, None)
+            current = []
+        else:
+            current.append(c)
+    _close(sentence, current, clauses, text_end)
+    return tuple(clauses)
+
+
+def _close(sentence: str, chunks: list[Chunk], out: list[Clause], end: int | None) -> None:
+    if not chunks:
+        return
+    text = sentence[chunks[0].start : end if end is not None else chunks[-1].end]
+    while chunks and chunks[0].sym in _LEADING:
+        chunks = chunks[1:]
+    out.append(Clause(text, tuple(chunks)))
+
+
+@cache
+def _meta_matcher() -> Matcher:
+    # Task instructions that some datasets leave in the story field (Hi-ToM's
+    # "Read the following story and answer ..."): kept as sentences, read as no event.
+    m = Matcher(get_nlp().vocab)
+    m.add(
+        "META",
+        [
+            [{"LOWER": "read"}, {"LOWER": "the"}, {"LOWER": {"IN": ["following", "story"]}}],
+            [{"LOWER": "answer"}, {"LOWER": {"IN": ["the", "this", "these"]}}],
+            [{"LOWER": "please"}],
+        ],
+    )
+    return m
+
+
+@cache
+def _chunk_matcher() -> Matcher:
+    closed = sorted(CLOSED | {"'s", "'"})
+    name = {"IS_TITLE": True, "LOWER": {"NOT_IN": sorted(NOT_NAMES)}}
+    word = {"IS_PUNCT": False, "LOWER": {"NOT_IN": closed}}
+    # After the first noun word a verb ends the phrase: "the box sees" is never one noun.
+    more = {**word, "LEMMA": {"NOT_IN": sorted(FRAME_VERBS)}, "OP": "*"}
+    bare = {**word, "IS_TITLE": False, "LEMMA": {"NOT_IN": sorted(FRAME_VERBS)}, "OP": "+"}
+    m = Matcher(get_nlp().vocab)
+    m.add("NAME", [[name, {**name, "OP": "*"}]], greedy="LONGEST")
+    m.add(
+        "NP",
+        [
+            [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more],
+            [name, {**name, "OP": "*"}, {"LOWER": "'s"}, word, more],
+            [bare],
+        ],
+        greedy="LONGEST",
+    )
+    return m
+
+
+def _chunk(doc: Doc) -> list[Chunk]:
+    strings = doc.vocab.strings
+    spans: dict[int, tuple[int, bool]] = {}
+    taken: set[int] = set()
+    # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
+    # without building Span objects).
+    for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
+        if taken.isdisjoint(range(start, end)):
+            spans[start] = (end, strings[key] == "NAME")
+            taken.update(range(start, end))
+    out: list[Chunk] = []
+    i = 0
+    while i < len(doc):
+        if i in spans:
+            end, is_name = spans[i]
+            out.append(_span_chunk(doc[i:end], is_name))
+            i = end
+            continue
+        tok = doc[i]
+        low = tok.lower_
+        stop = tok.idx + len(tok)
+        if low in PRONOUNS:
+            ref = PRONOUNS[low]
+            items = (Mention("it", pronoun=True),) if ref == "it" else ()
+            out.append(Chunk(_PRONOUN_SYMBOLS[ref], tok.idx, stop, items=items))
+        else:
+            out.append(Chunk(low if tok.is_punct else tok.lemma_.lower(), tok.idx, stop))
+        i += 1
+    return out
+
+
+def _span_chunk(span: Span, is_name: bool) -> Chunk:
+    start, end = span.start_char, span.end_char
+    if is_name:
+        return Chunk(NAME, start, end, names=(span.text,))
+    toks = list(span)
+    lowers = [t.lower_ for t in toks]
+    if lowers[0] in DETERMINERS:
+        toks = toks[1:]
+    elif "'s" in lowers:  # "Sally's basket": the possessor goes
+        toks = toks[lowers.index("'s") + 1 :]
+    head = toks[-1]
+    text = span.doc.text[toks[0].idx : head.idx + len(head)]
+    key = " ".join([*(t.lower_ for t in toks[:-1]), head.lemma_.lower()])
+    return Chunk(NP, start, end, items=(Mention(text, key),))
+
+
+def _merge_lists(chunks: list[Chunk]) -> list[Chunk]:
+    out: list[Chunk] = []
+    i = 0
+    while i < len(chunks):
+        c = chunks[i]
+        if c.sym in (NAME, NP):
+            j = _list_end(chunks, i)
+            if j > i + 1:
+                members = [m for m in chunks[i:j] if m.sym == c.sym]
+                out.append(
+                    Chunk(
+                        NAMES if c.sym == NAME else NPS,
+                        c.start,
+                        chunks[j - 1].end,
+                        names=tuple(n for m in members for n in m.names),
+                        items=tuple(x for m in members for x in m.items),
+                    )
+                )
+                i = j
+                continue
+        out.append(c)
+        i += 1
+    return out
+
+
+def _list_end(chunks: list[Chunk], i: int) -> int:
+    """End of the "A, B, and C" list starting at ``i`` (``i + 1`` if there is none)."""
+    sym = chunks[i].sym
+    j = i + 1
+    while True:
+        seps = 0
+        while j + seps < len(chunks) and chunks[j + seps].sym in (",", "and", "or"):
+            seps += 1
+        joined = tuple(c.sym for c in chunks[j : j + seps])
+        if joined not in _LIST_SEPARATORS or j + seps >= len(chunks):
+            return i + 1
+        if chunks[j + seps].sym != sym:
+            return i + 1
+        j += seps + 1
+        if joined != (",",):  # "and" or ", and" closes the list
+            return j

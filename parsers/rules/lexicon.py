@@ -1,0 +1,92 @@
+"""Closed word lists the chunker and the frame grammar rely on.
+
+Open-class words (object, container, room and actor names) are never listed: they are
+whatever fills a slot between these closed-class words. The lists are lower-case.
+
+Examples
+--------
+>>> "the" in CLOSED, "basket" in CLOSED, "enter" in FRAME_VERBS
+(True, False, True)
+"""
+
+__all__ = [
+    "ANIMALS",
+    "CLOSED",
+    "DETERMINERS",
+    "FRAME_VERBS",
+    "LABEL_NOUNS",
+    "NOT_NAMES",
+    "PRONOUNS",
+    "SKIPPED",
+]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+DETERMINERS = _words("the a an some his her their its my your our another")
+
+# Object and subject pronouns, mapped to the reference they need: "it" is the last object,
+# "they" the last group of actors, "he" the last single actor.
+PRONOUNS = {
+    "it": "it",
+    "they": "they",
+    "them": "they",
+    "he": "he",
+    "she": "he",
+    "him": "he",
+    "her": "he",
+}
+
+# Adverbs that add nothing to an event; dropped before frames are matched. "privately"
+# and "publicly" are not here: they decide who hears a telling.
+SKIPPED = _words(
+    "then now later also soon again finally next meanwhile afterwards immediately quickly "
+    "suddenly still just already"
+)
+
+_PREPOSITIONS = _words(
+    "in into inside to on onto at out of from for with around round about back by off "
+    "through towards toward under behind near over up down away outside"
+)
+_CONJUNCTIONS = _words(
+    "and or but so because while when after before once that what where which who whom "
+    "whose if than"
+)
+_AUXILIARIES = _words(
+    "is are was were be been being am do does did can cannot could will would shall should "
+    "may might must not n't ca wo no there here this these those"
+)
+_TELLING = _words("privately publicly secretly quietly together everyone everybody")
+
+CLOSED = (
+    _PREPOSITIONS
+    | _CONJUNCTIONS
+    | _AUXILIARIES
+    | _TELLING
+    | DETERMINERS
+    | frozenset(PRONOUNS)
+    | SKIPPED
+)
+
+# Verb lemmas the frames are built on: a bare (article-less) noun phrase never contains one,
+# so "Youyou enters the basement and sees the box" splits at "sees".
+FRAME_VERBS = _words(
+    "enter exit leave move put place take remove pull get see notice spot find discover open "
+    "close shut tell whisper claim announce say declare love like hate dislike enjoy lose "
+    "have stay remain make wander stroll roam hang walk go come return run head step want "
+    "play transfer carry drop hide grab pick look arrive reach reappear"
+)
+
+# Capitalised words that start sentences but never name an actor ("May" and "Will" do).
+NOT_NAMES = (CLOSED - {"may", "will"}) | _words("someone somebody nobody")
+
+# Head nouns of "the label on the box is ..." sentences.
+LABEL_NOUNS = _words("label tag sticker sign note")
+
+# Seeing an animal is a distractor (Hi-ToM's "Owen saw a cat."), not a look at a container.
+ANIMALS = _words(
+    "cat dog monkey mouse bird rabbit horse cow pig sheep goat duck chicken fox frog snake "
+    "squirrel puppy kitten rat bear lion tiger elephant deer owl butterfly bee"
+)

@@ -1,0 +1,19 @@
+"""Solvers over belief graphs: perception replay, belief propagation, trust policies."""
+
+from .perception import PerceptionModel, Reveal, Step, Timeline, simulate
+from .propagation import Propagator, Segment, normalise_chain
+from .trust import ExitOrderTrust, FresherEvidenceTrust, TrustPolicy
+
+__all__ = [
+    "ExitOrderTrust",
+    "FresherEvidenceTrust",
+    "PerceptionModel",
+    "Propagator",
+    "Reveal",
+    "Segment",
+    "Step",
+    "Timeline",
+    "TrustPolicy",
+    "normalise_chain",
+    "simulate",
+]

@@ -1,0 +1,366 @@
+"""Who perceives what: replay the events through a perception model.
+
+The replay tracks where every actor is and where every object is after each event, decides
+who perceives each event, and lists what each event shows its perceivers. It does not
+decide what anybody believes; ``propagation`` does that from what this module reports.
+
+Limits: one actor is in at most one room at a time; a room is visible as a whole (everyone
+in it sees every move in it); containers are closed unless the model says otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from pydantic import Field
+
+from beliefgraph.models import BeliefModel, Event, ParsedStory, Proposition
+
+__all__ = ["PerceptionModel", "Reveal", "Step", "Timeline", "simulate"]
+
+Variable = tuple[str, ...]
+Value = str | bool
+
+
+class PerceptionModel(BeliefModel):
+    """Settings of the perception model; the benchmarks' adapters switch them.
+
+    Examples
+    --------
+    >>> PerceptionModel(open_containers=True).open_containers
+    True
+    """
+
+    open_containers: bool = False
+    """Entering a room shows where every object in it is (ToMi, Hi-ToM). Off for Sally-Anne,
+    where the marble sits in a closed box."""
+    scene: str = Field(default="the room", min_length=1)
+    """The room of a story that never names one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """One assignment an event shows its perceivers."""
+
+    variable: Variable
+    value: Value
+    proposition: Proposition
+    mode: Literal["perceive", "default"] = "perceive"
+    """``default`` reveals (a label's promise) never override what was perceived."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """An event with its perceivers decided, what it shows, and the world after it."""
+
+    event: Event
+    perceivers: frozenset[str]
+    reveals: tuple[Reveal, ...]
+    changed: frozenset[Variable]
+    world: MappingProxyType[Variable, Value]
+    rooms: MappingProxyType[str, str | None]
+
+
+@dataclass
+class Timeline:
+    """The replayed story: ``steps[t - 1]`` is the event at time ``t``."""
+
+    steps: list[Step]
+    initial_rooms: dict[str, str | None]
+    container_rooms: dict[str, str]
+    propositions: dict[Variable, Proposition] = field(default_factory=dict)
+
+    def world_at(self, t: int) -> MappingProxyType[Variable, Value]:
+        """The world state after the event at time ``t`` (t=0: before any event)."""
+        if t <= 0 or not self.steps:
+            return MappingProxyType({})
+        return self.steps[min(t, len(self.steps)) - 1].world
+
+    def room_of(self, actor: str, t: int) -> str | None:
+        """Where ``actor`` is after the event at time ``t``."""
+        if t <= 0 or not self.steps:
+            return self.initial_rooms.get(actor)
+        return self.steps[min(t, len(self.steps)) - 1].rooms.get(actor)
+
+    def last_exit(self, actor: str, room: str | None, before: int) -> int | None:
+        """The time of ``actor``'s last exit from ``room`` before time ``before``."""
+        for step in reversed(self.steps[: max(before - 1, 0)]):
+            e = step.event
+            if e.kind == "exit" and actor in e.actors and (room is None or e.room == room):
+                return e.id
+        return None
+
+
+def simulate(story: ParsedStory, model: PerceptionModel) -> Timeline:
+    """Replay ``story``'s events under ``model``.
+
+    Parameters
+    ----------
+    story : ParsedStory
+        The parsed events.
+    model : PerceptionModel
+        Perception settings.
+
+    Returns
+    -------
+    Timeline
+        One ``Step`` per event, with perceivers, reveals and the world after it.
+
+    Examples
+    --------
+    >>> from beliefgraph.models import Event, ParsedStory, Proposition
+    >>> loc = Proposition(content_type="Location", subject="ball", relation="in", value="box")
+    >>> events = (Event(id=1, kind="enter", actors=("A", "B"), room="hall"),
+    ...           Event(id=2, kind="exit", actors=("B",), room="hall"),
+    ...           Event(id=3, kind="move", actors=("A",), obj="ball", destination="box",
+    ...                 proposition=loc))
+    >>> tl = simulate(ParsedStory(text="", sentences=(), events=events, actors=("A", "B")),
+    ...               PerceptionModel())
+    >>> sorted(tl.steps[2].perceivers), tl.world_at(3)[("ball", "in")]
+    (['A'], 'box')
+    """
+    return _Replay(story, model).run()
+
+
+class _Replay:
+    def __init__(self, story: ParsedStory, model: PerceptionModel) -> None:
+        self.story = story
+        self.model = model
+        self.rooms: dict[str, str | None] = _initial_rooms(story, model.scene)
+        self.initial_rooms = dict(self.rooms)
+        self.last_room: dict[str, str | None] = dict(self.rooms)
+        self.scene: str = model.scene
+        self.world: dict[Variable, Value] = {}
+        self.container_rooms: dict[str, str] = {}
+        self.labels: dict[str, Proposition] = {}
+        self.open: set[str] = set()
+        self.props: dict[Variable, Proposition] = {}
+        self.anchors = _anchor_rooms(story, self.rooms, model.scene)
+
+    def run(self) -> Timeline:
+        steps = [self._step(e) for e in self.story.events]
+        return Timeline(steps, self.initial_rooms, dict(self.container_rooms), self.props)
+
+    # -- helpers -------------------------------------------------------------------------
+    def _present(self, room: str | None) -> set[str]:
+        return {a for a, r in self.rooms.items() if r is not None and r == room}
+
+    def _room_of_container(self, container: str, fallback: str | None) -> str | None:
+        if container not in self.container_rooms and fallback is not None:
+            self.container_rooms[container] = fallback
+        return self.container_rooms.get(container, fallback)
+
+    def _actor_room(self, e: Event) -> str | None:
+        for a in e.actors:
+            if self.rooms.get(a) is not None:
+                return self.rooms[a]
+        return e.room or self.scene
+
+    def _reveal(self, prop: Proposition, mode: Literal["perceive", "default"] = "perceive"):
+        self.props.setdefault(prop.variable, prop)
+        return Reveal(prop.variable, prop.assigned, prop, mode)
+
+    def _set(self, prop: Proposition, changed: set[Variable]) -> None:
+        var, val = prop.variable, prop.assigned
+        self.props.setdefault(var, prop)
+        if self.world.get(var) != val:
+            self.world[var] = val
+            changed.add(var)
+
+    def _place(self, obj: str, container: str, changed: set[Variable]) -> Proposition:
+        """Put ``obj`` in ``container``; keep contents in step where the story tracks them."""
+        old = self.world.get((obj, "in"))
+        loc = Proposition(content_type="Location", subject=obj, relation="in", value=container)
+        self._set(loc, changed)
+        # Contents are their own variable only in stories that talk about them (labels,
+        # "what is inside"); elsewhere they would repeat every location as a second fact.
+        if isinstance(old, str) and old != container and self.world.get((old, "contains")) == obj:
+            del self.world[(old, "contains")]
+            changed.add((old, "contains"))
+        if (container, "contains") in self.world or container in self.labels:
+            contents = Proposition(
+                content_type="Contents/Physical State",
+                subject=container,
+                relation="contains",
+                value=obj,
+            )
+            self._set(contents, changed)
+        return loc
+
+    def _objects_in(self, room: str | None) -> list[tuple[str, str]]:
+        return [
+            (var[0], str(val))
+            for var, val in self.world.items()
+            if var[1] == "in" and len(var) == 2 and self.container_rooms.get(str(val)) == room
+        ]
+
+    # -- one event -----------------------------------------------------------------------
+    def _step(self, e: Event) -> Step:
+        changed: set[Variable] = set()
+        reveals: list[Reveal] = []
+        perceivers: set[str]
+        room: str | None = e.room
+        kind = e.kind
+        if kind == "enter":
+            room = (
+                e.room
+                or next((self.last_room.get(a) for a in e.actors if self.last_room.get(a)), None)
+                or self.scene
+            )
+            for a in e.actors:
+                self.rooms[a] = room
+                self.last_room[a] = room
+            self.scene = room
+            perceivers = self._present(room)
+            if self.model.open_containers:
+                for obj, container in self._objects_in(room):
+                    loc = Proposition(
+                        content_type="Location", subject=obj, relation="in", value=container
+                    )
+                    reveals.append(self._reveal(loc))
+        elif kind == "exit":
+            room = e.room or self._actor_room(e)
+            perceivers = self._present(room) | set(e.actors)
+            for a in e.actors:
+                self.last_room[a] = room
+                self.rooms[a] = None
+        elif kind in ("stay", "open", "close", "observe", "label") or kind == "move":
+            room = self._actor_room(e) if e.actors else None
+            if room is None and e.obj is not None:
+                room = self.container_rooms.get(e.obj, self.scene)
+            for a in e.actors:  # acting in a room means being there
+                if self.rooms.get(a) is None:
+                    self.rooms[a] = room
+                    self.last_room[a] = room
+            perceivers = self._present(room)
+            if kind == "move" and e.obj and e.destination:
+                self._room_of_container(e.destination, room)
+                reveals.append(self._reveal(self._place(e.obj, e.destination, changed)))
+            elif kind == "open" and e.obj:
+                self.open.add(e.obj)
+                inside = self.world.get((e.obj, "contains"))
+                if isinstance(inside, str):
+                    reveals.append(
+                        self._reveal(
+                            Proposition(
+                                content_type="Contents/Physical State",
+                                subject=e.obj,
+                                relation="contains",
+                                value=inside,
+                            )
+                        )
+                    )
+            elif kind == "close" and e.obj:
+                self.open.discard(e.obj)
+            elif kind == "label" and e.proposition is not None:
+                container = e.proposition.subject
+                self._room_of_container(container, room)
+                self.labels[container] = e.proposition
+                reveals.append(self._reveal(e.proposition, "default"))
+            elif kind == "observe":
+                if e.proposition is not None:
+                    p = e.proposition
+                    if p.relation == "in" and p.value:
+                        self._room_of_container(p.value, room)
+                        reveals.append(self._reveal(self._place(p.subject, p.value, changed)))
+                    elif p.relation == "contains" and p.value and not p.negated:
+                        self._room_of_container(p.subject, room)
+                        self._set(p, changed)
+                        self._place(p.value, p.subject, changed)
+                        reveals.append(self._reveal(p))
+                    else:
+                        self._set(p, changed)
+                        reveals.append(self._reveal(p))
+                elif e.obj is not None:
+                    self._room_of_container(e.obj, room)
+                    if e.obj in self.labels:
+                        reveals.append(self._reveal(self.labels[e.obj], "default"))
+        elif kind == "tell":
+            room = self._actor_room(e)
+            if e.private:
+                perceivers = {*e.actors, *e.hearers}
+            else:
+                perceivers = self._present(room) | set(e.actors) | set(e.hearers)
+        else:  # narrate
+            perceivers = set()
+            p = e.proposition
+            if p is not None:
+                if p.relation == "in" and p.value and not p.negated:
+                    anchor = self.anchors.get(p.value) or self.anchors.get(p.subject)
+                    room = self._room_of_container(p.value, anchor or self.scene)
+                    perceivers = self._present(room)
+                    reveals.append(self._reveal(self._place(p.subject, p.value, changed)))
+                elif p.relation == "contains":
+                    anchor = self.anchors.get(p.subject)
+                    room = self._room_of_container(p.subject, anchor or self.scene)
+                    if p.subject in self.open:  # an open container shows what it holds
+                        perceivers = self._present(room)
+                    self._set(p, changed)
+                    if p.value and not p.negated:
+                        self._place(p.value, p.subject, changed)
+                    reveals.append(self._reveal(p))
+                else:
+                    self._set(p, changed)
+                    if p.subject in self.rooms:  # a fact about someone is known to them
+                        perceivers = {p.subject}
+                    reveals.append(self._reveal(p))
+        if e.perceivers is not None:  # the parser knew better
+            perceivers = set(e.perceivers)
+        update: dict[str, object] = {"perceivers": tuple(sorted(perceivers))}
+        if kind in ("enter", "exit"):
+            update["room"] = room  # "Sally goes out" leaves the room she was in
+        resolved = e.model_copy(update=update)
+        return Step(
+            event=resolved,
+            perceivers=frozenset(perceivers),
+            reveals=tuple(reveals),
+            changed=frozenset(changed),
+            world=MappingProxyType(dict(self.world)),
+            rooms=MappingProxyType(dict(self.rooms)),
+        )
+
+
+def _initial_rooms(story: ParsedStory, scene: str) -> dict[str, str | None]:
+    """Actors whose first physical event is not an entry are on stage from the start."""
+    first: dict[str, str] = {}
+    for e in story.events:
+        if e.kind == "narrate":
+            continue
+        for a in (*e.actors, *e.hearers):
+            first.setdefault(a, e.kind)
+    rooms: dict[str, str | None] = {a: None for a in story.actors}
+    for a, kind in first.items():
+        rooms[a] = None if kind == "enter" else scene
+    return rooms
+
+
+def _anchor_rooms(
+    story: ParsedStory, start: dict[str, str | None], scene: str
+) -> dict[str, str]:
+    """The room where each object and container is first handled by someone.
+
+    Things do not change rooms, so a narrated "The watermelon is in the red_crate." belongs
+    to the room where the watermelon is later moved, not to the room someone last entered
+    (ToMi interleaves distractor actors entering other rooms).
+    """
+    rooms = dict(start)
+    last: dict[str, str | None] = dict(start)
+    anchors: dict[str, str] = {}
+    for e in story.events:
+        if e.kind == "enter":
+            room = e.room or next((last[a] for a in e.actors if last.get(a)), None) or scene
+            for a in e.actors:
+                rooms[a] = last[a] = room
+        elif e.kind == "exit":
+            for a in e.actors:
+                rooms[a] = None
+        elif e.kind in ("move", "observe", "open", "close") and e.actors:
+            room = next((rooms[a] for a in e.actors if rooms.get(a)), None)
+            if room is None:
+                continue
+            for thing in (e.obj, e.origin, e.destination):
+                if thing:
+                    anchors.setdefault(thing, room)
+    return anchors

@@ -1,0 +1,231 @@
+"""Propagate perception and testimony to beliefs of any order, lazily.
+
+A holder chain ``(A, B, C)`` reads "A believes B believes C believes". Its belief about a
+variable changes only at an event that every member of the chain perceived (co-presence is
+mutual: each sees the others see it), or at a telling that reaches the chain under the
+trust policy. Everything else is memory: the chain keeps what it had, and where the thing it
+is about has changed unseen, the belief turns stale (source Memory, context Temporal).
+
+Chains are computed on demand and memoised, so the cost grows with the questions asked, not
+with actors ** order. The same chain and variable always give the same result.
+
+Limits: actors are assumed to perceive an event completely or not at all; trust is judged
+per telling, not revised later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from beliefgraph.models import Proposition
+
+from .perception import Step, Timeline, Value, Variable
+from .trust import TrustPolicy
+
+__all__ = ["Propagator", "Segment", "normalise_chain"]
+
+Source = Literal["narration", "perception", "default", "testimony", "memory"]
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A stretch of time over which a chain holds one value for one variable."""
+
+    start: int
+    end: int | None
+    value: Value
+    proposition: Proposition
+    source: Source
+    provenance: tuple[int, ...]
+    trust: float | None = None
+    speaker: str | None = None
+
+    def holds_at(self, t: int) -> bool:
+        return self.start <= t and (self.end is None or t < self.end)
+
+
+def normalise_chain(chain: tuple[str, ...]) -> tuple[str, ...]:
+    """Collapse repeats: "A believes A believes p" is "A believes p" (introspection).
+
+    Examples
+    --------
+    >>> normalise_chain(("A", "A", "B", "B"))
+    ('A', 'B')
+    """
+    out: list[str] = []
+    for a in chain:
+        if not out or out[-1] != a:
+            out.append(a)
+    return tuple(out)
+
+
+class Propagator:
+    """Beliefs of every chain about every variable, computed when first asked for.
+
+    Parameters
+    ----------
+    timeline : Timeline
+        The replayed story (``perception.simulate``).
+    policy : TrustPolicy
+        Decides whether hearers adopt what they are told.
+    """
+
+    def __init__(self, timeline: Timeline, policy: TrustPolicy) -> None:
+        self.timeline = timeline
+        self.policy = policy
+        self._raw: dict[tuple[tuple[str, ...], Variable], list[Segment]] = {}
+        self._split: dict[tuple[tuple[str, ...], Variable], list[Segment]] = {}
+
+    @property
+    def end(self) -> int:
+        return len(self.timeline.steps)
+
+    def segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+        """The chain's beliefs about ``var`` over time, stale stretches split off as memory."""
+        key = (chain, var)
+        if key not in self._split:
+            self._split[key] = self._with_memory(chain, var)
+        return self._split[key]
+
+    def at(self, chain: tuple[str, ...], var: Variable, t: int | None = None) -> Segment | None:
+        """The chain's belief about ``var`` at time ``t`` (default: the story's end)."""
+        t = self.end if t is None else t
+        for seg in reversed(self.segments(chain, var)):
+            if seg.holds_at(t):
+                return seg
+        return None
+
+    # -- order 0 -------------------------------------------------------------------------
+    def _world(self, var: Variable) -> list[Segment]:
+        segs: list[Segment] = []
+        prop = self.timeline.propositions.get(var)
+        for step in self.timeline.steps:
+            if var not in step.changed:
+                continue
+            t = step.event.id
+            if segs:
+                segs[-1] = replace(segs[-1], end=t)
+            if var in step.world and prop is not None:
+                value = step.world[var]
+                segs.append(Segment(t, None, value, _with_value(prop, value), "narration", (t,)))
+        return segs
+
+    # -- order >= 1 ------------------------------------------------------------------------
+    def _raw_segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+        key = (chain, var)
+        if key in self._raw:
+            return self._raw[key]
+        if not chain:
+            self._raw[key] = self._world(var)
+            return self._raw[key]
+        segs: list[Segment] = []
+        members = frozenset(chain)
+        for step in self.timeline.steps:
+            if not members <= step.perceivers:
+                continue
+            cur = segs[-1] if segs else None
+            new = self._perceive(step, var, cur)
+            if step.event.kind == "tell":
+                new = self._testimony(chain, var, step, cur) or new
+            if new is None:
+                continue
+            if cur is not None and cur.value == new.value and cur.source == new.source:
+                segs[-1] = replace(cur, provenance=(*cur.provenance, *new.provenance))
+                continue
+            if cur is not None:
+                segs[-1] = replace(cur, end=new.start)
+            segs.append(new)
+        self._raw[key] = segs
+        return segs
+
+    @staticmethod
+    def _perceive(step: Step, var: Variable, cur: Segment | None) -> Segment | None:
+        found: Segment | None = None
+        t = step.event.id
+        for r in step.reveals:
+            if r.variable != var:
+                continue
+            if r.mode == "default" and cur is not None and cur.source != "default":
+                continue  # a label's promise does not override what was seen
+            source: Source = "perception" if r.mode == "perceive" else "default"
+            found = Segment(t, None, r.value, r.proposition, source, (t,))
+        return found
+
+    def _testimony(
+        self, chain: tuple[str, ...], var: Variable, step: Step, cur: Segment | None
+    ) -> Segment | None:
+        e = step.event
+        claim = e.proposition
+        speaker = e.agent
+        policy = self.policy
+        if claim is None or speaker is None or claim.variable != var:
+            return None
+        if policy.max_depth is not None and len(chain) > policy.max_depth:
+            return None
+        hearers = set(e.hearers) if e.hearers else set(step.perceivers) - {speaker}
+        t = e.id
+        last = chain[-1]
+
+        def adopt(trust: float | None) -> Segment:
+            return Segment(t, None, claim.assigned, claim, "testimony", (t,), trust, speaker)
+
+        if last == speaker:
+            if len(chain) == 1 or chain[-2] not in hearers:
+                return None  # telling never changes the teller's own belief
+            prev_state = self.at(chain[:-1], var, t - 1)
+            w = policy.weigh(chain[-2], speaker, claim, e, prev_state, self.timeline)
+            return adopt(w) if w >= policy.threshold else None
+        if last not in hearers:
+            return None
+        if len(chain) >= 2 and chain[-2] == speaker:
+            return adopt(None)  # the teller takes every hearer to believe it
+        if len(chain) >= 2 and not policy.bystanders_model_hearers:
+            return None
+        w = policy.weigh(last, speaker, claim, e, cur, self.timeline)
+        return adopt(w) if w >= policy.threshold else None
+
+    def is_lie(self, seg: Segment) -> bool:
+        """Whether ``seg`` came from a telling whose speaker believed otherwise at the time.
+
+        Decided after propagation, never during it: two actors telling each other things
+        would otherwise make their beliefs depend on each other in a cycle.
+        """
+        if seg.speaker is None or not seg.provenance:
+            return False
+        t = seg.provenance[0]
+        own = self.at((seg.speaker,), seg.proposition.variable, t - 1)
+        return own is not None and own.value != seg.proposition.assigned
+
+    # -- staleness -------------------------------------------------------------------------
+    def _with_memory(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+        raw = self._raw_segments(chain, var)
+        if not chain:
+            return raw
+        reference = self.segments(chain[1:], var)
+        out: list[Segment] = []
+        for seg in raw:
+            piece = seg
+            for ref in reference:
+                cut = ref.start
+                if cut <= piece.start or (piece.end is not None and cut >= piece.end):
+                    continue
+                if ref.value != piece.value and _true_before(reference, piece.value, cut):
+                    out.append(replace(piece, end=cut))
+                    piece = replace(piece, start=cut, source="memory")
+            out.append(piece)
+        return out
+
+
+def _true_before(reference: list[Segment], value: Value, t: int) -> bool:
+    """Whether the reference held ``value`` just before time ``t``."""
+    for seg in reference:
+        if seg.holds_at(t - 1):
+            return seg.value == value
+    return False
+
+
+def _with_value(prop: Proposition, value: Value) -> Proposition:
+    if isinstance(value, bool):
+        return prop.model_copy(update={"negated": not value})
+    return prop.model_copy(update={"value": value})

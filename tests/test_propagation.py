@@ -1,0 +1,89 @@
+"""Invariants of perception and testimony propagation, over random event sequences."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from story_strategies import OBJECTS, event_sequences, story_of
+
+from beliefgraph import BeliefGraph, PerceptionModel
+from beliefgraph.models import Event
+
+_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _graphs(events: list[Event]):
+    story = story_of(events)
+    for open_containers in (False, True):
+        yield BeliefGraph(story, perception=PerceptionModel(open_containers=open_containers))
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_witness_of_everything_believes_the_truth(events: list[Event]) -> None:
+    for graph in _graphs(events):
+        world = graph.world()
+        for actor in graph.actors:
+            if not all(actor in s.perceivers for s in graph.timeline.steps):
+                continue
+            for obj in OBJECTS:
+                if (obj, "in") not in world:
+                    continue
+                b = graph.belief((actor,), obj=obj)
+                assert b is not None and b.proposition.value == world[(obj, "in")]
+                assert b.truth_status == "True"
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_first_order_beliefs_change_only_at_perceived_or_told_events(events: list[Event]) -> None:
+    for graph in _graphs(events):
+        for actor in graph.actors:
+            for obj in OBJECTS:
+                for b in graph.timeline_of((actor,), obj=obj):
+                    if b.mental_source == "Memory":
+                        continue  # the world moved on; the belief itself did not change
+                    step = graph.timeline.steps[b.start - 1]
+                    assert actor in step.perceivers
+                    if b.mental_source == "Testimony":
+                        assert step.event.kind == "tell"
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_chain_of_ever_present_actors_matches_reality(events: list[Event]) -> None:
+    for graph in _graphs(events):
+        always = [a for a in graph.actors if all(a in s.perceivers for s in graph.timeline.steps)]
+        world = graph.world()
+        for chain in [tuple(always[:n]) for n in range(2, len(always) + 1)]:
+            for obj in OBJECTS:
+                if (obj, "in") in world:
+                    b = graph.belief(chain, obj=obj)
+                    assert b is not None and b.proposition.value == world[(obj, "in")]
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_json_round_trip_is_lossless(events: list[Event]) -> None:
+    for graph in _graphs(events):
+        text = graph.to_json()
+        again = BeliefGraph.from_json(text)
+        assert again.to_json() == text
+        assert again.events == graph.events
+        assert again.beliefs() == graph.beliefs()
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_propagation_is_deterministic(events: list[Event]) -> None:
+    story = story_of(events)
+    a, b = BeliefGraph(story), BeliefGraph(story)
+    assert a.beliefs(max_order=3) == b.beliefs(max_order=3)
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_every_belief_records_its_events(events: list[Event]) -> None:
+    for graph in _graphs(events):
+        for b in graph.beliefs(max_order=3):
+            assert b.provenance, b
+            assert all(1 <= t <= graph.end for t in b.provenance)
