@@ -1,1 +1,26 @@
-"""Benchmark adapters: for each benchmark a loader, an answerer and a scorer."""
+"""Benchmark adapters: for each benchmark a loader, a graph builder and an answerer.
+
+>>> from beliefgraph.adapters import benchmarks
+>>> "tomi" in benchmarks.get_all()
+True
+"""
+
+from . import tomi  # noqa: F401  (registers the adapter)
+from .benchmark import Benchmark, benchmarks
+from .choices import match_choice, normalise
+from .harness import EvalResult, dump_summary, evaluate, get_benchmark, load
+from .item import Item, ItemResult
+
+__all__ = [
+    "Benchmark",
+    "EvalResult",
+    "Item",
+    "ItemResult",
+    "benchmarks",
+    "dump_summary",
+    "evaluate",
+    "get_benchmark",
+    "load",
+    "match_choice",
+    "normalise",
+]

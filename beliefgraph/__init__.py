@@ -19,6 +19,7 @@ from beliefgraph.errors import (
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Answer, Belief, Event, ParsedStory, Proposition
 from beliefgraph.solvers import ExitOrderTrust, FresherEvidenceTrust, PerceptionModel
+from beliefgraph.solvers.consistency import ConsistencyReport, InconsistentGraphError, check
 
 __version__ = "0.1.0"
 
@@ -28,15 +29,18 @@ __all__ = [
     "BeliefGraph",
     "BeliefGraphError",
     "ConfigurationError",
+    "ConsistencyReport",
     "DataFormatError",
     "Event",
     "ExitOrderTrust",
     "FresherEvidenceTrust",
+    "InconsistentGraphError",
     "ParsedStory",
     "PerceptionModel",
     "Proposition",
     "UnknownNameError",
     "UnparsedSentenceError",
     "UnsupportedQuestionError",
+    "check",
     "track",
 ]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from typing import Any, Literal
 
+from beliefgraph.errors import ConfigurationError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.registry import parsers, resolve
 from beliefgraph.solvers import PerceptionModel, TrustPolicy
+from beliefgraph.solvers.consistency import InconsistencyWarning, InconsistentGraphError
+from beliefgraph.solvers.consistency import check as check_consistency
 
 __all__ = ["track"]
 
@@ -19,6 +23,7 @@ def track(
     trust: TrustPolicy | str = "default",
     perception: PerceptionModel | None = None,
     strict: bool = True,
+    check: bool | Literal["raise", "warn"] = False,
     **parser_settings: Any,
 ) -> BeliefGraph:
     """Parse ``text`` and return its belief graph.
@@ -38,6 +43,10 @@ def track(
     strict : bool
         Raise ``UnparsedSentenceError`` on a sentence no rule reads (False: keep it as an
         uninterpreted world fact and warn).
+    check : bool or {"raise", "warn"}
+        Check the parse with the z3 consistency axioms (``beliefgraph.check``): ``True`` or
+        ``"raise"`` raises ``InconsistentGraphError`` (its ``report.explain()`` is the text
+        to re-ask a parser with), ``"warn"`` issues an ``InconsistencyWarning`` instead.
 
     Returns
     -------
@@ -49,6 +58,10 @@ def track(
         In strict mode, naming the sentence and its position.
     UnknownNameError
         For an unregistered parser or trust policy.
+    InconsistentGraphError
+        With ``check=True`` or ``"raise"``, when the parse breaks a consistency axiom.
+    ConfigurationError
+        For a ``check`` value other than those above.
 
     Examples
     --------
@@ -57,6 +70,16 @@ def track(
     >>> g.ask("Where will Sally look for the ball?").value
     'basket'
     """
+    if check not in (False, True, "raise", "warn"):
+        raise ConfigurationError(f"check must be True, False, 'raise' or 'warn', got {check!r}")
     make = resolve(parsers, parser, "parser")
     story = make(strict=strict, **parser_settings).parse(text)
-    return BeliefGraph(story, perception=perception, trust=trust, max_order=max_order)
+    graph = BeliefGraph(story, perception=perception, trust=trust, max_order=max_order)
+    if check:
+        report = check_consistency(graph)
+        if not report.consistent:
+            if check == "warn":
+                warnings.warn(report.explain(), InconsistencyWarning, stacklevel=2)
+            else:
+                raise InconsistentGraphError(report)
+    return graph

@@ -1,7 +1,9 @@
 """Catalogues of swappable parts, registered under versioned names.
 
-Other packages can add entries through the ``beliefgraph_parsers`` and
-``beliefgraph_trust_policies`` entry-point groups, as spaCy's registries allow.
+Other packages can add entries through the ``beliefgraph_parsers``,
+``beliefgraph_trust_policies`` and ``beliefgraph_axioms`` entry-point groups, as spaCy's
+registries allow. ``axioms`` holds the consistency checker's rules
+(``beliefgraph.axiom.<name>.v1``; see ``beliefgraph.solvers.consistency``).
 
 Examples
 --------
@@ -17,20 +19,33 @@ import catalogue
 
 from .errors import UnknownNameError
 
-__all__ = ["parsers", "resolve", "trust_policies"]
+__all__ = ["axioms", "parsers", "resolve", "trust_policies"]
 
 parsers = catalogue.create("beliefgraph", "parsers", entry_points=True)
 trust_policies = catalogue.create("beliefgraph", "trust_policies", entry_points=True)
+axioms = catalogue.create("beliefgraph", "axioms", entry_points=True)
+
+
+_resolved: dict[tuple[tuple[str, ...], str], Callable[..., Any]] = {}
 
 
 def resolve(registry: catalogue.Registry, name: str, what: str) -> Callable[..., Any]:
-    """Look ``name`` up in ``registry``, with an error that lists what exists."""
+    """Look ``name`` up in ``registry``, with an error that lists what exists.
+
+    Found names are remembered: catalogue rescans the installed entry points on every
+    lookup, which would otherwise cost more than tracking a ToMi story.
+    """
+    key = (tuple(registry.namespace), name)
+    if key in _resolved:
+        return _resolved[key]
     _load_builtins()
     try:
-        return registry.get(name)
+        found = registry.get(name)
     except catalogue.RegistryError:
         known = ", ".join(sorted(registry.get_all()))
         raise UnknownNameError(f"unknown {what} {name!r}; registered: {known}") from None
+    _resolved[key] = found
+    return found
 
 
 def _load_builtins() -> None:

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from beliefgraph.parsers import RulesParser
-from beliefgraph.parsers.rules.parser import _read
 
 __all__ = ["hitom_stories", "main", "tombench_fb_stories", "tomi_stories"]
 
@@ -83,7 +82,7 @@ def main() -> None:
             print(f"{label:24} missing: {path}")
             continue
         stories = load(path)
-        _read.cache_clear()
+        RulesParser.cache_clear()
         unread: dict[str, int] = {}
         parsed = total = full = 0
         start = time.perf_counter()

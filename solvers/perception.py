@@ -226,8 +226,12 @@ class _Replay:
             for a in e.actors:
                 self.last_room[a] = room
                 self.rooms[a] = None
-        elif kind in ("stay", "open", "close", "observe", "label") or kind == "move":
-            room = self._actor_room(e) if e.actors else None
+        elif kind in ("stay", "open", "close", "observe", "label", "move"):
+            # "Xiao Li finds a box in the basement": acting in a named room means being there.
+            room = e.room or (self._actor_room(e) if e.actors else None)
+            if e.room:
+                for a in e.actors:
+                    self.rooms[a] = self.last_room[a] = e.room
             if room is None and e.obj is not None:
                 room = self.container_rooms.get(e.obj, self.scene)
             for a in e.actors:  # acting in a room means being there
@@ -324,21 +328,19 @@ class _Replay:
 
 def _initial_rooms(story: ParsedStory, scene: str) -> dict[str, str | None]:
     """Actors whose first physical event is not an entry are on stage from the start."""
-    first: dict[str, str] = {}
+    first: dict[str, tuple[str, str | None]] = {}
     for e in story.events:
         if e.kind == "narrate":
             continue
         for a in (*e.actors, *e.hearers):
-            first.setdefault(a, e.kind)
+            first.setdefault(a, (e.kind, e.room if e.kind != "exit" else None))
     rooms: dict[str, str | None] = {a: None for a in story.actors}
-    for a, kind in first.items():
-        rooms[a] = None if kind == "enter" else scene
+    for a, (kind, room) in first.items():
+        rooms[a] = None if kind == "enter" else (room or scene)
     return rooms
 
 
-def _anchor_rooms(
-    story: ParsedStory, start: dict[str, str | None], scene: str
-) -> dict[str, str]:
+def _anchor_rooms(story: ParsedStory, start: dict[str, str | None], scene: str) -> dict[str, str]:
     """The room where each object and container is first handled by someone.
 
     Things do not change rooms, so a narrated "The watermelon is in the red_crate." belongs

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from beliefgraph.parsers import RulesParser, render
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from beliefgraph.errors import ConfigurationError
 from beliefgraph.models import Event, Proposition
+from beliefgraph.parsers import RulesParser, render
 
 FIELDS = (
     "kind",

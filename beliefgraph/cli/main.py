@@ -2,6 +2,7 @@
 
 import typer
 
+from .check import check_command
 from .track import track_command
 
 __all__ = ["app"]
@@ -14,6 +15,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("track")(track_command)
+app.command("check")(check_command)
 
 
 @app.callback()

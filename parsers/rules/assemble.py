@@ -20,7 +20,6 @@ A sentence whose pronoun has nothing to refer to is unparsed, like one no frame 
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 
 from beliefgraph.errors import UnparsedSentenceError
@@ -289,11 +288,6 @@ class _Story:
         self._add(t, clause, index, line, actors=actors, obj=obj, destination=box, proposition=prop)
 
     def _unread(self, clause: str, index: int, line: int | None) -> None:
-        where = f"line {line}" if line is not None else f"sentence {index + 1}"
-        warnings.warn(
-            f"rules parser cannot read {where}: {clause!r}; kept as an uninterpreted world fact",
-            stacklevel=5,
-        )
         prop = Proposition(
             content_type="Action/Event", subject="world", relation="state", value=clause
         )

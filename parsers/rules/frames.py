@@ -54,7 +54,6 @@ _SUBJECTS = frozenset(_CLASSES["SUBJ"])
 _MANNER = frozenset({"secretly", "quietly", "privately", "publicly"})
 _STROLL = "wander|stroll|roam|walk|hang|play|sit|stand|wait"
 _GO = "go|walk|run|head|step|get"
-_AT = "in|inside|at|on"
 _INTO = "in|into|inside|on|onto|to"
 _PUT = "move|put|place|transfer|carry|drop|hide|stick|throw|toss|slip|stuff"
 _NOT = "can|ca|could|do|doe|did|will|wo|would not"
@@ -83,12 +82,17 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
     [('enter', ('Ella',), 'garage')]
     """
     chunks = [c for c in chunks if c.sym not in SKIPPED]
+    read = _read_parts(chunks, sentence)
+    if read is None and any(c.sym in _MANNER for c in chunks):
+        # "Anne secretly moves the marble": manner adverbs only matter in tellings.
+        read = _read_parts([c for c in chunks if c.sym not in _MANNER], sentence)
+    return read
+
+
+def _read_parts(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | None:
     if not chunks:
         return None
     read = _match(chunks, sentence)
-    if read is None and any(c.sym in _MANNER for c in chunks):
-        # "Anne secretly moves the marble": manner adverbs only matter in tellings.
-        read = _match([c for c in chunks if c.sym not in _MANNER], sentence)
     if read is not None:
         return read
     for i in range(1, len(chunks) - 1):

@@ -15,6 +15,7 @@ mode and is kept as an uninterpreted world fact otherwise.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
@@ -58,6 +59,12 @@ class RulesParser:
     def __repr__(self) -> str:
         return f"RulesParser(strict={self.strict})"
 
+    @staticmethod
+    def cache_clear() -> None:
+        """Forget the cached sentence readings and stories (for cold-start timings)."""
+        _parse.cache_clear()
+        _read.cache_clear()
+
     def parse(self, text: str) -> ParsedStory:
         """Parse one story.
 
@@ -76,12 +83,27 @@ class RulesParser:
         UnparsedSentenceError
             In strict mode, for the first sentence no rule reads (names it and its line).
         """
-        items: list[Item] = [
-            (clause, line, templates)
-            for sentence, line in _sentences(text)
-            for clause, templates in _read(sentence)
-        ]
-        return assemble(text, items, strict=self.strict)
+        story = _parse(text, self.strict)
+        for s in story.unparsed:
+            where = f"line {s.line}" if s.line is not None else f"sentence {s.index + 1}"
+            warnings.warn(
+                f"rules parser cannot read {where}: {s.text!r}; kept as an uninterpreted "
+                "world fact",
+                stacklevel=2,
+            )
+        return story
+
+
+@lru_cache(maxsize=1 << 12)
+def _parse(text: str, strict: bool) -> ParsedStory:
+    # ToMi asks several questions of each story, so whole stories repeat too; the result
+    # is frozen, so one object can serve every caller.
+    items: list[Item] = [
+        (clause, line, templates)
+        for sentence, line in _sentences(text)
+        for clause, templates in _read(sentence)
+    ]
+    return assemble(text, items, strict=strict)
 
 
 @lru_cache(maxsize=1 << 16)

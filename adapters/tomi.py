@@ -1,0 +1,162 @@
+"""ToMi (Le et al., 2019): bAbI-numbered stories with a ``.trace`` file of story types.
+
+Official breakdowns: story type (true belief, false belief, second-order false belief, from
+the trace) and question type (reality, memory, first order, second order). The trace's
+``tom`` / ``no_tom`` tags are derived from the gold answer, so they are kept in ``meta`` for
+reporting and never used to answer.
+
+ToMi's world has open containers: an agent who enters a room learns where everything in it
+is, and everyone present sees that happen; the adapter switches that perception setting on.
+The release's second-order ``no_tom`` labels often contradict the story (the label gives
+where the object really is, though the inner agent left before it moved); such items are
+classified, never answered to match.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from beliefgraph.api import track
+from beliefgraph.errors import DataFormatError
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.solvers import PerceptionModel
+
+from .benchmark import Benchmark, benchmarks
+from .item import Item, ItemResult
+
+__all__ = ["load_tomi", "make_tomi"]
+
+PERCEPTION = PerceptionModel(open_containers=True)
+_QUESTION_TYPES = ("first_order", "second_order", "reality", "memory")
+
+
+def load_tomi(path: Path) -> list[Item]:
+    """Read a ToMi ``.txt`` file (and its ``.trace`` beside it), or every ``.txt`` in a folder.
+
+    Raises
+    ------
+    DataFormatError
+        Naming the file and line of a malformed line, or a trace that does not match.
+    """
+    if path.is_dir():
+        files = sorted(path.glob("*.txt"))
+        if not files:
+            raise DataFormatError(f"{path}: no ToMi .txt files in this folder")
+        return [item for f in files for item in load_tomi(f)]
+    items: list[Item] = []
+    story: list[str] = []
+    trace = _read_trace(path)
+    with path.open(encoding="utf-8") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            line = raw.rstrip("\n")
+            if not line.strip():
+                continue
+            number, _, text = line.partition(" ")
+            if not number.isdigit() or not text:
+                raise DataFormatError(
+                    f"{path}:{lineno}: expected a numbered line '<n> <sentence>', got {line!r}"
+                )
+            if number == "1":
+                story = []
+            if "\t" not in text:
+                story.append(line)
+                continue
+            fields = text.split("\t")
+            if len(fields) < 2 or not fields[1]:
+                raise DataFormatError(
+                    f"{path}:{lineno}: expected '<question>\\t<answer>\\t<support>', got {line!r}"
+                )
+            meta: dict[str, object] = {"file": path.name, "line": lineno}
+            if trace is not None:
+                k = len(items)
+                if k >= len(trace):
+                    raise DataFormatError(
+                        f"{path.with_suffix('.trace')}: has {len(trace)} lines but {path.name} "
+                        f"has more questions (at line {lineno})"
+                    )
+                meta.update(_trace_meta(trace[k]))
+            items.append(
+                Item(
+                    id=f"{path.stem}:{lineno}",
+                    story="\n".join(story),
+                    question=fields[0].strip(),
+                    answer=fields[1].strip(),
+                    meta=meta,
+                )
+            )
+    if trace is not None and len(trace) != len(items):
+        raise DataFormatError(
+            f"{path.with_suffix('.trace')}: {len(trace)} lines for {len(items)} questions"
+        )
+    return items
+
+
+def _read_trace(path: Path) -> list[str] | None:
+    trace = path.with_suffix(".trace")
+    if not trace.is_file():
+        return None
+    return [ln.strip() for ln in trace.read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
+def _trace_meta(line: str) -> dict[str, object]:
+    fields = line.split(",")
+    tag, story_type = fields[-2], fields[-1]
+    qtype = next((q for q in _QUESTION_TYPES if tag.startswith(q)), tag)
+    return {
+        "question_type": qtype,
+        "story_type": story_type,
+        "trace_tag": tag,
+        "trace": fields[:-2],
+    }
+
+
+def _build(item: Item) -> BeliefGraph:
+    return track(item.story, perception=PERCEPTION, strict=False)
+
+
+def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
+    answer = graph.ask(item.question)
+    correct = answer.value == item.answer
+    disagreement = None if correct else _classify(item, graph)
+    return ItemResult(
+        id=item.id,
+        gold=item.answer,
+        prediction=answer.value,
+        correct=correct,
+        explanation=answer.explanation,
+        breakdown={
+            "story_type": str(item.meta.get("story_type", "unknown")),
+            "question_type": str(item.meta.get("question_type", "unknown")),
+            "label": "supported" if correct else "contradicted",
+        },
+        supported=correct,
+        disagreement=disagreement,
+    )
+
+
+def _classify(item: Item, graph: BeliefGraph) -> str:
+    """Name the way a label departs from the story (for the noise report)."""
+    from beliefgraph.questions import read_question
+
+    q = read_question(item.question)
+    var = (q.target, "in")
+    world = graph.world().get(var)
+    if len(q.chain) == 2:
+        outer = graph.belief(q.chain[:1], variable=var)
+        if outer is not None and outer.proposition.value == item.answer:
+            return "second order labelled with the asker's own belief"
+    if item.answer == world:
+        return "labelled with the true location"
+    return "other"
+
+
+@benchmarks.register("tomi")
+def make_tomi() -> Benchmark:
+    """The ToMi adapter."""
+    return Benchmark(
+        name="tomi",
+        load=load_tomi,
+        build=_build,
+        answer=_answer,
+        breakdowns=("story_type", "question_type", "label"),
+    )
