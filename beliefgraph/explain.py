@@ -9,7 +9,7 @@ from beliefgraph.models import Belief
 if TYPE_CHECKING:
     from beliefgraph.graph import BeliefGraph
 
-__all__ = ["explain", "phrase_chain"]
+__all__ = ["explain", "phrase_chain", "upper_first"]
 
 
 def phrase_chain(chain: tuple[str, ...]) -> str:
@@ -39,7 +39,7 @@ def explain(graph: BeliefGraph, belief: Belief, at: int | None = None) -> tuple[
     if first is None:
         lines.append(f"Nothing in the story sets this; {fact} is assumed.")
     elif not chain:
-        lines.append(f"{first.cite().capitalize()} makes it so: {fact}.")
+        lines.append(f"{upper_first(first.cite())} makes it so: {fact}.")
     elif belief.mental_source == "Testimony":
         lines.append(
             f"{chain[-1] if len(chain) == 1 else who} heard {belief.source_actor} say at "
@@ -70,3 +70,8 @@ def explain(graph: BeliefGraph, belief: Belief, at: int | None = None) -> tuple[
         )
     lines.append(f"So {phrase_chain(chain)} {fact}." if chain else f"So {fact}.")
     return tuple(lines)
+
+
+def upper_first(text: str) -> str:
+    """Capitalise the first letter only (``str.capitalize`` would lower the cited sentence)."""
+    return text[:1].upper() + text[1:]

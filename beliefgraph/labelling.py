@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from beliefgraph.models import Belief, KnowledgeAccess, MentalSource, TruthStatus
+from beliefgraph.models import Belief, Context, KnowledgeAccess, MentalSource, TruthStatus
 
 if TYPE_CHECKING:
     from beliefgraph.solvers import Propagator, Segment, Timeline
@@ -23,7 +23,6 @@ _SOURCES: dict[str, MentalSource] = {
     "perception": "Perception",
     "default": "Inference",
     "testimony": "Testimony",
-    "memory": "Memory",
 }
 
 
@@ -47,12 +46,18 @@ def to_belief(
     )
     source: MentalSource = _SOURCES[seg.source]
     if len(chain) >= 2 and seg.source in ("perception", "default"):
-        source = "Inference"
-    context = "Neutral"
+        source = "Inference"  # beliefs about beliefs are inferred from co-presence
+    elif (
+        len(chain) == 1
+        and seg.source == "perception"
+        and (seg.stale or propagator.departed(chain[0], seg, when))
+    ):
+        source = "Memory"  # it rests on a look the holder can no longer repeat
+    context: Context = "Neutral"
     if propagator.is_lie(seg):
         context = "Deceptive"
-    elif seg.source == "memory":
-        context = "Temporal"
+    elif seg.stale or (seg.end is not None and seg.proposition.content_type != "Action/Event"):
+        context = "Temporal"  # outdated, or a past state the holder saw change
     return Belief(
         holders=chain,
         proposition=seg.proposition,

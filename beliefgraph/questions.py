@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from beliefgraph.errors import BeliefGraphError, UnsupportedQuestionError
-from beliefgraph.explain import explain, phrase_chain
+from beliefgraph.explain import explain, phrase_chain, upper_first
 from beliefgraph.models import Answer
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def answer(graph: BeliefGraph, question: str) -> Answer:
         return Answer(
             question=question,
             value=p.value,
-            explanation=(f"{labels[-1].cite().capitalize()} gives the label: {p.render()}.",),
+            explanation=(f"{upper_first(labels[-1].cite())} gives the label: {p.render()}.",),
         )
     if query.kind == "memory":
         first = graph.timeline_of((), variable=var)

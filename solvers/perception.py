@@ -45,7 +45,8 @@ class Reveal:
     """One assignment an event shows its perceivers."""
 
     variable: Variable
-    value: Value
+    value: Value | None
+    """None when the event shows the variable no longer holds (someone left the room)."""
     proposition: Proposition
     mode: Literal["perceive", "default"] = "perceive"
     """``default`` reveals (a label's promise) never override what was perceived."""
@@ -162,6 +163,20 @@ class _Replay:
         self.props.setdefault(prop.variable, prop)
         return Reveal(prop.variable, prop.assigned, prop, mode)
 
+    def _unset(self, prop: Proposition, changed: set[Variable]) -> Reveal:
+        """The variable stops holding (an actor left); perceivers see it end."""
+        var = prop.variable
+        self.props.setdefault(var, prop)
+        if var in self.world:
+            del self.world[var]
+            changed.add(var)
+        return Reveal(var, None, prop)
+
+    def _action(self, prop: Proposition, changed: set[Variable]) -> Reveal:
+        """The event itself as an Action/Event fact, seen by whoever perceives the event."""
+        self._set(prop, changed)
+        return self._reveal(prop)
+
     def _set(self, prop: Proposition, changed: set[Variable]) -> None:
         var, val = prop.variable, prop.assigned
         self.props.setdefault(var, prop)
@@ -193,7 +208,10 @@ class _Replay:
         return [
             (var[0], str(val))
             for var, val in self.world.items()
-            if var[1] == "in" and len(var) == 2 and self.container_rooms.get(str(val)) == room
+            if var[1] == "in"
+            and len(var) == 2
+            and str(val) in self.container_rooms
+            and self.container_rooms[str(val)] == room
         ]
 
     # -- one event -----------------------------------------------------------------------
@@ -214,6 +232,9 @@ class _Replay:
                 self.last_room[a] = room
             self.scene = room
             perceivers = self._present(room)
+            for a in sorted(perceivers):  # entrants see who is there, and are seen
+                self._set(_located(a, room), changed)
+                reveals.append(self._reveal(_located(a, room)))
             if self.model.open_containers:
                 for obj, container in self._objects_in(room):
                     loc = Proposition(
@@ -226,6 +247,8 @@ class _Replay:
             for a in e.actors:
                 self.last_room[a] = room
                 self.rooms[a] = None
+                reveals.append(self._unset(_located(a, room or self.scene), changed))
+                reveals.append(self._action(_did(a, "leave", room), changed))
         elif kind in ("stay", "open", "close", "observe", "label", "move"):
             # "Xiao Li finds a box in the basement": acting in a named room means being there.
             room = e.room or (self._actor_room(e) if e.actors else None)
@@ -242,8 +265,17 @@ class _Replay:
             if kind == "move" and e.obj and e.destination:
                 self._room_of_container(e.destination, room)
                 reveals.append(self._reveal(self._place(e.obj, e.destination, changed)))
+                if e.agent:
+                    reveals.append(
+                        self._action(_did(e.agent, "move", e.obj, e.destination), changed)
+                    )
+            elif kind == "stay":
+                for a in e.actors:
+                    reveals.append(self._action(_did(a, "stay in", room), changed))
             elif kind == "open" and e.obj:
                 self.open.add(e.obj)
+                if e.agent:
+                    reveals.append(self._action(_did(e.agent, "open", e.obj), changed))
                 inside = self.world.get((e.obj, "contains"))
                 if isinstance(inside, str):
                     reveals.append(
@@ -258,6 +290,8 @@ class _Replay:
                     )
             elif kind == "close" and e.obj:
                 self.open.discard(e.obj)
+                if e.agent:
+                    reveals.append(self._action(_did(e.agent, "close", e.obj), changed))
             elif kind == "label" and e.proposition is not None:
                 container = e.proposition.subject
                 self._room_of_container(container, room)
@@ -278,7 +312,11 @@ class _Replay:
                         self._set(p, changed)
                         reveals.append(self._reveal(p))
                 elif e.obj is not None:
-                    self._room_of_container(e.obj, room)
+                    where = self._room_of_container(e.obj, room)
+                    if where is not None:  # "they see a cabinet": it is in this room
+                        there = _located(e.obj, where)
+                        self._set(there, changed)
+                        reveals.append(self._reveal(there))
                     if e.obj in self.labels:
                         reveals.append(self._reveal(self.labels[e.obj], "default"))
         elif kind == "tell":
@@ -287,6 +325,15 @@ class _Replay:
                 perceivers = {*e.actors, *e.hearers}
             else:
                 perceivers = self._present(room) | set(e.actors) | set(e.hearers)
+            if e.agent and e.proposition is not None:
+                said = Proposition(
+                    content_type="Action/Event",
+                    subject=e.agent,
+                    relation="tell",
+                    value=", ".join(e.hearers) or None,
+                    about=e.proposition,
+                )
+                reveals.append(self._action(said, changed))
         else:  # narrate
             perceivers = set()
             p = e.proposition
@@ -324,6 +371,16 @@ class _Replay:
             world=MappingProxyType(dict(self.world)),
             rooms=MappingProxyType(dict(self.rooms)),
         )
+
+
+def _located(thing: str, room: str) -> Proposition:
+    return Proposition(content_type="Location", subject=thing, relation="in", value=room)
+
+
+def _did(actor: str, verb: str, value: str | None, target: str | None = None) -> Proposition:
+    return Proposition(
+        content_type="Action/Event", subject=actor, relation=verb, value=value, target=target
+    )
 
 
 def _initial_rooms(story: ParsedStory, scene: str) -> dict[str, str | None]:

@@ -25,7 +25,7 @@ from .trust import TrustPolicy
 
 __all__ = ["Propagator", "Segment", "normalise_chain"]
 
-Source = Literal["narration", "perception", "default", "testimony", "memory"]
+Source = Literal["narration", "perception", "default", "testimony"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,8 @@ class Segment:
     provenance: tuple[int, ...]
     trust: float | None = None
     speaker: str | None = None
+    stale: bool = False
+    """The world (or the inner holder) moved on without the chain seeing it."""
 
     def holds_at(self, t: int) -> bool:
         return self.start <= t and (self.end is None or t < self.end)
@@ -125,10 +127,16 @@ class Propagator:
             if not members <= step.perceivers:
                 continue
             cur = segs[-1] if segs else None
+            if cur is not None and cur.end is not None:
+                cur = None  # the last belief was seen to end
             new = self._perceive(step, var, cur)
             if step.event.kind == "tell":
                 new = self._testimony(chain, var, step, cur) or new
             if new is None:
+                continue
+            if new.value is None:  # seen to stop holding (someone left the room)
+                if cur is not None:
+                    segs[-1] = replace(cur, end=new.start)
                 continue
             if cur is not None and cur.value == new.value and cur.source == new.source:
                 segs[-1] = replace(cur, provenance=(*cur.provenance, *new.provenance))
@@ -141,6 +149,7 @@ class Propagator:
 
     @staticmethod
     def _perceive(step: Step, var: Variable, cur: Segment | None) -> Segment | None:
+        """What ``step`` shows about ``var``; a segment whose value is None ends the belief."""
         found: Segment | None = None
         t = step.event.id
         for r in step.reveals:
@@ -149,7 +158,7 @@ class Propagator:
             if r.mode == "default" and cur is not None and cur.source != "default":
                 continue  # a label's promise does not override what was seen
             source: Source = "perception" if r.mode == "perceive" else "default"
-            found = Segment(t, None, r.value, r.proposition, source, (t,))
+            found = Segment(t, None, r.value, r.proposition, source, (t,))  # type: ignore[arg-type]
         return found
 
     def _testimony(
@@ -197,24 +206,47 @@ class Propagator:
         own = self.at((seg.speaker,), seg.proposition.variable, t - 1)
         return own is not None and own.value != seg.proposition.assigned
 
-    # -- staleness -------------------------------------------------------------------------
+    # -- memory and staleness -------------------------------------------------------------
     def _with_memory(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+        """Flag beliefs that went stale: the thing they are about changed unseen.
+
+        That thing is the world for order 1 and the inner holder's belief for deeper orders.
+        A belief is one segment from the event that formed it to the event that changed it;
+        whether it is now a memory is a label (``labelling``), not a new belief.
+        """
         raw = self._raw_segments(chain, var)
         if not chain:
             return raw
         reference = self.segments(chain[1:], var)
         out: list[Segment] = []
         for seg in raw:
-            piece = seg
-            for ref in reference:
-                cut = ref.start
-                if cut <= piece.start or (piece.end is not None and cut >= piece.end):
-                    continue
-                if ref.value != piece.value and _true_before(reference, piece.value, cut):
-                    out.append(replace(piece, end=cut))
-                    piece = replace(piece, start=cut, source="memory")
-            out.append(piece)
+            stale = any(
+                seg.start < ref.start
+                and (seg.end is None or ref.start < seg.end)
+                and ref.value != seg.value
+                and _true_before(reference, seg.value, ref.start)
+                for ref in reference
+            )
+            out.append(replace(seg, stale=True) if stale else seg)
         return out
+
+    def departed(self, holder: str, seg: Segment, at: int) -> bool:
+        """Whether ``holder`` has left the room where ``seg``'s thing is, by time ``at``.
+
+        Only states have a place (locations and contents); a belief about an event does not.
+        """
+        p = seg.proposition
+        if p.content_type not in ("Location", "Contents/Physical State"):
+            return False
+        rooms = self.timeline.container_rooms
+        room = (
+            rooms.get(str(seg.value), str(seg.value))
+            if p.relation == "in"
+            else rooms.get(p.subject)
+        )
+        if room is None:
+            return False
+        return self.timeline.room_of(holder, at) != room
 
 
 def _true_before(reference: list[Segment], value: Value, t: int) -> bool:

@@ -41,8 +41,17 @@ def test_wheel_install_imports_and_runs_the_cli(tmp_path: Path) -> None:
         timeout=600,
     )
     installed = {p.relative_to(target).as_posix() for p in target.rglob("*.py")}
-    assert "beliefgraph/parsers/__init__.py" in installed
-    assert "beliefgraph/solvers/propagation.py" in installed
+    # Every source module must ship, under its beliefgraph.* name (package_dir mapping).
+    mapping = {
+        "beliefgraph": "beliefgraph",
+        "parsers": "beliefgraph/parsers",
+        "solvers": "beliefgraph/solvers",
+        "adapters": "beliefgraph/adapters",
+    }
+    for folder, name in mapping.items():
+        for src in (ROOT / folder).rglob("*.py"):
+            rel = src.relative_to(ROOT / folder).as_posix()
+            assert f"{name}/{rel}" in installed, f"{folder}/{rel} is missing from the wheel"
     assert not any(p.startswith(("parsers/", "solvers/", "adapters/")) for p in installed)
 
     env = {**os.environ, "PYTHONPATH": str(target)}

@@ -36,6 +36,8 @@ class Proposition(BeliefModel):
     """``in`` for a location, ``contains`` for contents; a verb lemma otherwise (``love``)."""
     value: str | None = None
     """The container, object or complement; None for intransitive facts."""
+    target: str | None = None
+    """A second complement: the destination of a move ("to the box")."""
     negated: bool = False
     """True for "there is no hat in the box"."""
     holder: str | None = None
@@ -48,6 +50,10 @@ class Proposition(BeliefModel):
         """The key a belief assigns a value to (beliefs about one variable compete)."""
         if self.relation in _FUNCTIONAL_RELATIONS and not self.negated:
             return (self.subject, self.relation)
+        if self.target is not None:
+            return (self.subject, self.relation, self.value or "", self.target)
+        if self.about is not None:  # what was said is part of which telling it was
+            return (self.subject, self.relation, self.value or "", self.about.render())
         return (self.subject, self.relation, self.value or "")
 
     @property
@@ -70,6 +76,10 @@ class Proposition(BeliefModel):
             return f"{subject}{neg} {_the(self.value or '?')}"
         verb = _third_person(self.relation) if not self.negated else f"does not {self.relation}"
         tail = f" {_the(self.value)}" if self.value else ""
+        if self.target:
+            tail += f" to {_the(self.target)}"
+        if self.about is not None:
+            tail += f" that {self.about.render()}"
         return f"{subject} {verb}{tail}"
 
 

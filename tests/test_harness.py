@@ -1,0 +1,126 @@
+"""The evaluation harness and the ToMi adapter: loading as released, scoring, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from beliefgraph import DataFormatError, UnknownNameError
+from beliefgraph.adapters import evaluate, load
+from beliefgraph.cli.main import app
+
+SUMMARY_KEYS = {
+    "benchmark",
+    "n",
+    "answered",
+    "accuracy",
+    "by",
+    "parse_coverage",
+    "seconds",
+    "llm_calls",
+}
+
+MINI = """\
+1 Ella entered the garage.
+2 Avery entered the garage.
+3 The spinach is in the green_crate.
+4 Ella exited the garage.
+5 Avery moved the spinach to the green_treasure_chest.
+6 Where will Ella look for the spinach?\tgreen_crate\t1
+7 Where is the spinach really?\tgreen_treasure_chest\t1
+"""
+MINI_TRACE = """\
+enter_agent_1,enter_agent_0,agent_1_exits,agent_0_moves_obj,first_order_1_tom,false_belief
+enter_agent_1,enter_agent_0,agent_1_exits,agent_0_moves_obj,reality,false_belief
+"""
+
+
+def _tomi(tmp_path: Path, text: str = MINI, trace: str | None = MINI_TRACE) -> Path:
+    path = tmp_path / "mini.txt"
+    path.write_text(text)
+    if trace is not None:
+        path.with_suffix(".trace").write_text(trace)
+    return path
+
+
+def test_tomi_loader_reads_babi_numbering_and_trace(tmp_path: Path) -> None:
+    items = load("tomi", _tomi(tmp_path))
+    assert [i.answer for i in items] == ["green_crate", "green_treasure_chest"]
+    assert items[0].story.splitlines()[0] == "1 Ella entered the garage."
+    assert items[0].meta["question_type"] == "first_order"
+    assert items[1].meta["story_type"] == "false_belief"
+
+
+def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
+    bad = _tomi(tmp_path, MINI.replace("4 Ella exited", "Ella exited"), trace=None)
+    with pytest.raises(DataFormatError, match=r"mini\.txt:4"):
+        load("tomi", bad)
+
+
+def test_question_without_answer_is_malformed(tmp_path: Path) -> None:
+    bad = _tomi(tmp_path, MINI.replace("\tgreen_crate\t1", "\t\t1"), trace=None)
+    with pytest.raises(DataFormatError, match=r"mini\.txt:6"):
+        load("tomi", bad)
+
+
+def test_trace_that_does_not_match_is_an_error(tmp_path: Path) -> None:
+    bad = _tomi(tmp_path, trace=MINI_TRACE.splitlines()[0] + "\n")
+    with pytest.raises(DataFormatError, match=r"mini\.trace"):
+        load("tomi", bad)
+
+
+def test_missing_file_and_unknown_benchmark(tmp_path: Path) -> None:
+    with pytest.raises(DataFormatError, match="no such file"):
+        load("tomi", tmp_path / "absent.txt")
+    with pytest.raises(UnknownNameError, match="registered: .*tomi"):
+        load("no-such-bench", _tomi(tmp_path))
+
+
+def test_evaluate_summary_has_exactly_the_documented_keys(tmp_path: Path) -> None:
+    result = evaluate("tomi", _tomi(tmp_path))
+    summary = result.summary()
+    assert set(summary) == SUMMARY_KEYS
+    assert summary["n"] == 2 and summary["accuracy"] == 1.0 and summary["llm_calls"] == 0
+    assert summary["by"]["question_type"]["first_order"] == {"n": 1, "accuracy": 1.0}
+
+
+def test_unreadable_story_counts_as_wrong_and_is_listed(tmp_path: Path) -> None:
+    text = MINI.replace("4 Ella exited the garage.", "4 The moon sings softly.")
+    result = evaluate("tomi", _tomi(tmp_path, text, trace=None))
+    assert result.parse_coverage == 0.0
+    assert all(r.unparsed == ("The moon sings softly.",) for r in result.results)
+    assert result.n == 2  # never skipped
+
+
+def test_tomi_val_slice(benchmarks: Path) -> None:
+    path = benchmarks / "tomi" / "tomi_balanced_story_types" / "fb_all_val.txt"
+    result = evaluate("tomi", path, limit=600)
+    by = result.by()
+    assert by["label"]["supported"]["accuracy"] == 1.0
+    for qtype in ("first_order", "memory", "reality"):
+        assert by["question_type"][qtype]["accuracy"] == 1.0
+    wrong = [r for r in result.results if not r.correct]
+    assert all(r.breakdown["question_type"] == "second_order" for r in wrong)
+    assert all(r.disagreement for r in wrong)
+    assert result.parse_coverage == 1.0
+
+
+def test_eval_cli_writes_traces_and_summary(tmp_path: Path) -> None:
+    data = _tomi(tmp_path)
+    traces, summary = tmp_path / "t.jsonl", tmp_path / "s.json"
+    result = CliRunner().invoke(
+        app, ["eval", "tomi", "--data", str(data), "--out", str(traces), "--summary", str(summary)]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in traces.read_text().splitlines()]
+    assert {"id", "gold", "prediction", "correct", "explanation", "unparsed"} <= set(lines[0])
+    assert set(json.loads(summary.read_text())) == SUMMARY_KEYS
+
+
+def test_eval_cli_unknown_benchmark_is_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["eval", "nope", "--data", str(_tomi(tmp_path))])
+    assert result.exit_code == 1
+    assert "unknown benchmark 'nope'" in result.output
