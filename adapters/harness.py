@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from beliefgraph.errors import BeliefGraphError, DataFormatError
+from beliefgraph.errors import BeliefGraphError, ConfigurationError, DataFormatError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import BeliefModel
 from beliefgraph.registry import resolve
@@ -83,10 +83,24 @@ class EvalResult(BeliefModel):
                 fh.write(r.model_dump_json() + "\n")
 
 
-def get_benchmark(name: str) -> Benchmark:
-    """The registered adapter called ``name``."""
+def get_benchmark(name: str, **settings: Any) -> Benchmark:
+    """The registered adapter called ``name``, built with the adapter's own ``settings``.
+
+    Raises
+    ------
+    UnknownNameError
+        For a benchmark that is not registered.
+    ConfigurationError
+        For a setting the adapter does not take.
+    """
     _load_adapters()
-    return resolve(benchmarks, name, "benchmark")()
+    factory = resolve(benchmarks, name, "benchmark")
+    try:
+        return factory(**settings)
+    except TypeError as err:
+        raise ConfigurationError(
+            f"benchmark {name!r} does not take {sorted(settings)}: {err}"
+        ) from None
 
 
 def load(name: str, path: str | Path) -> list[Item]:
@@ -111,6 +125,7 @@ def evaluate(
     *,
     limit: int | None = None,
     on_item: Callable[[ItemResult], None] | None = None,
+    **settings: Any,
 ) -> EvalResult:
     """Score the tracker on a benchmark file; each story is parsed once.
 
@@ -126,8 +141,10 @@ def evaluate(
         Only the first ``limit`` items.
     on_item : callable, optional
         Called after each item (the CLI drives its progress bar with it).
+    **settings
+        Passed to the adapter's factory (e.g. ``stage=2`` for OmniToM).
     """
-    bench = get_benchmark(name)
+    bench = get_benchmark(name, **settings)
     items = load(name, path)
     if limit is not None:
         items = items[:limit]
