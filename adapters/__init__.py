@@ -5,7 +5,14 @@
 True
 """
 
-from . import tomi  # noqa: F401  (registers the adapter)
+# Importing each adapter module registers it.
+from . import (  # noqa: F401
+    bigtom,
+    commet,
+    opentom,
+    simpletom,
+    tomi,
+)
 from .benchmark import Benchmark, benchmarks
 from .choices import match_choice, normalise
 from .harness import EvalResult, dump_summary, evaluate, get_benchmark, load

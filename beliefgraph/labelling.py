@@ -22,6 +22,7 @@ _SOURCES: dict[str, MentalSource] = {
     "narration": "Narration",
     "perception": "Perception",
     "default": "Inference",
+    "stated": "Unknown",  # the narrator says what they think, not how they came to think it
     "testimony": "Testimony",
 }
 
@@ -65,7 +66,9 @@ def to_belief(
         end=seg.end,
         truth_status=truth,
         knowledge_access=_access(chain, seg, propagator, timeline, cast, when),
-        representation="Explicit" if seg.source in ("narration", "testimony") else "Implicit",
+        representation="Explicit"
+        if seg.source in ("narration", "testimony", "stated")
+        else "Implicit",
         mental_source=source,
         context=context,
         trust=seg.trust,

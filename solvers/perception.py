@@ -48,8 +48,9 @@ class Reveal:
     value: Value | None
     """None when the event shows the variable no longer holds (someone left the room)."""
     proposition: Proposition
-    mode: Literal["perceive", "default"] = "perceive"
-    """``default`` reveals (a label's promise) never override what was perceived."""
+    mode: Literal["perceive", "default", "stated"] = "perceive"
+    """``default`` reveals (a label's promise) never override what was perceived; ``stated``
+    ones are beliefs the narrator attributes to the perceiver ("Mom thinks ...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +301,7 @@ class _Replay:
             elif kind == "observe":
                 if e.proposition is not None:
                     p = e.proposition
-                    if p.relation == "in" and p.value:
+                    if p.relation == "in" and p.value and not p.negated:
                         self._room_of_container(p.value, room)
                         reveals.append(self._reveal(self._place(p.subject, p.value, changed)))
                     elif p.relation == "contains" and p.value and not p.negated:
@@ -325,6 +326,8 @@ class _Replay:
                 perceivers = {*e.actors, *e.hearers}
             else:
                 perceivers = self._present(room) | set(e.actors) | set(e.hearers)
+            if e.proposition is not None:  # what was claimed is something one can believe
+                self.props.setdefault(e.proposition.variable, e.proposition)
             if e.agent and e.proposition is not None:
                 said = Proposition(
                     content_type="Action/Event",
@@ -337,7 +340,13 @@ class _Replay:
         else:  # narrate
             perceivers = set()
             p = e.proposition
-            if p is not None:
+            if p is not None and p.content_type == "Epistemic" and p.holder and p.about:
+                # "Mom thinks Leo wants the car": the narrator states Mom's belief.
+                self._set(p, changed)
+                perceivers = {p.holder}
+                self.props.setdefault(p.about.variable, p.about)
+                reveals.append(Reveal(p.about.variable, p.about.assigned, p.about, "stated"))
+            elif p is not None:
                 if p.relation == "in" and p.value and not p.negated:
                     anchor = self.anchors.get(p.value) or self.anchors.get(p.subject)
                     room = self._room_of_container(p.value, anchor or self.scene)

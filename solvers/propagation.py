@@ -25,7 +25,7 @@ from .trust import TrustPolicy
 
 __all__ = ["Propagator", "Segment", "normalise_chain"]
 
-Source = Literal["narration", "perception", "default", "testimony"]
+Source = Literal["narration", "perception", "default", "stated", "testimony"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +124,7 @@ class Propagator:
         segs: list[Segment] = []
         members = frozenset(chain)
         for step in self.timeline.steps:
-            if not members <= step.perceivers:
+            if not members <= step.perceivers and not _assumes_heard(chain, step):
                 continue
             cur = segs[-1] if segs else None
             if cur is not None and cur.end is not None:
@@ -157,7 +157,7 @@ class Propagator:
                 continue
             if r.mode == "default" and cur is not None and cur.source != "default":
                 continue  # a label's promise does not override what was seen
-            source: Source = "perception" if r.mode == "perceive" else "default"
+            source: Source = "perception" if r.mode == "perceive" else r.mode
             found = Segment(t, None, r.value, r.proposition, source, (t,))  # type: ignore[arg-type]
         return found
 
@@ -247,6 +247,22 @@ class Propagator:
         if room is None:
             return False
         return self.timeline.room_of(holder, at) != room
+
+
+def _assumes_heard(chain: tuple[str, ...], step: Step) -> bool:
+    """A speaker takes its addressee to have heard, even when the addressee did not.
+
+    Chain ``(..., speaker, addressee)`` is reached by a telling that everyone in it but the
+    addressee perceived ("Leo told Mom ..., but Mom did not hear": Leo still thinks Mom knows).
+    """
+    e = step.event
+    return (
+        e.kind == "tell"
+        and len(chain) >= 2
+        and chain[-2] == e.agent
+        and chain[-1] in e.hearers
+        and frozenset(chain[:-1]) <= step.perceivers
+    )
 
 
 def _true_before(reference: list[Segment], value: Value, t: int) -> bool:

@@ -2,7 +2,8 @@
 
 import typer
 
-from .check import check_command
+from .eval import eval_command
+from .show import show_command
 from .track import track_command
 
 __all__ = ["app"]
@@ -15,7 +16,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("track")(track_command)
-app.command("check")(check_command)
+app.command("eval")(eval_command)
+app.command("show")(show_command)
 
 
 @app.callback()

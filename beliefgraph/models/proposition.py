@@ -74,8 +74,10 @@ class Proposition(BeliefModel):
         if self.relation == "contains":
             neg = " does not contain" if self.negated else " contains"
             return f"{subject}{neg} {_the(self.value or '?')}"
-        verb = _third_person(self.relation) if not self.negated else f"does not {self.relation}"
-        tail = f" {_the(self.value)}" if self.value else ""
+        verb = _third_person(self.relation) if not self.negated else _negated(self.relation)
+        # "is hot", not "is the hot": a copula's complement is a property, not a thing.
+        value = self.value if self.relation.split(" ")[0] == "be" else _the(self.value or "")
+        tail = f" {value}" if self.value else ""
         if self.target:
             tail += f" to {_the(self.target)}"
         if self.about is not None:
@@ -84,6 +86,13 @@ class Proposition(BeliefModel):
 
 
 _IRREGULAR = {"have": "has", "be": "is", "do": "does", "go": "goes"}
+
+
+def _negated(lemma: str) -> str:
+    """ "be" -> "is not", "love" -> "does not love"."""
+    head, _, rest = lemma.partition(" ")
+    out = "is not" if head == "be" else f"does not {head}"
+    return f"{out} {rest}" if rest else out
 
 
 def _third_person(lemma: str) -> str:

@@ -1,0 +1,412 @@
+"""BigToM (Gandhi et al., 2023): story templates turned into the paper's test conditions.
+
+Each CSV row is one template with 19 ``;``-separated fields, no header and no quoting: the
+context (five sentences: three of setting, the agent's initial belief, the causal event that
+changes the world), the percepts by which the agent does / does not notice the event, the
+actions it then takes, the belief / desire / action questions, their answers when the agent
+noticed the event and when it did not, an unrelated random event with its two percepts, and
+two bookkeeping fields (how the row was written, ``auto`` or ``user``, and a flag).
+
+The loader builds the conditions as the release's ``generate_conditions.py`` does (the same
+story text, split on ".", joined the same way): initial belief shown or hidden × forward
+belief / forward action / backward belief × true belief / false belief / true control /
+false control; the options are the two answers, the gold the one the condition makes true.
+In the controls the causal event is replaced by the random event, so the agent's belief
+never changes. The desire questions and the ``percept_to_belief`` variable, which the
+generator writes but the paper does not score, are left out.
+
+The graph is built from the fields, not by parsing the prose (a "template parse", parser
+``bigtom-template``): the initial belief is a fact the agent knows (the belief sentence,
+or, when it is hidden, the context sentence before the event), the causal event turns it
+false and its replacement true unseen, and the percept shows the agent the change, or
+nothing. A forward belief question is answered from the agent's belief, a forward action
+question by the action that goes with that belief. A backward belief question has no
+percept: the observed action is the evidence, so the agent is taken to have noticed the
+event exactly when it takes the action of the agent who knows (the inverse of the forward
+rule), and the belief is then read from the graph. Parsing the story prose needs the LLM
+parser.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from beliefgraph.errors import DataFormatError
+from beliefgraph.explain import explain
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
+
+from .benchmark import Benchmark, benchmarks
+from .item import Item, ItemResult
+
+__all__ = [
+    "CONDITIONS",
+    "FIELDS",
+    "VARIABLES",
+    "conditions",
+    "load_bigtom",
+    "make_bigtom",
+    "template_story",
+]
+
+PARSER = "bigtom-template"
+"""The name the template reader's events carry."""
+
+FIELDS = (
+    "story",
+    "aware_of_event",
+    "not_aware_of_event",
+    "action_aware",
+    "action_not_aware",
+    "belief_question",
+    "desire_question",
+    "action_question",
+    "belief_answer_aware",
+    "desire_answer_aware",
+    "action_answer_aware",
+    "belief_answer_not_aware",
+    "desire_answer_not_aware",
+    "action_answer_not_aware",
+    "random_event",
+    "aware_of_random_event",
+    "not_aware_of_random_event",
+    "source",
+    "flag",
+)
+"""The 19 fields of a row, in order (names after the release's ``generate_conditions.py``)."""
+
+VARIABLES = ("forward_belief", "forward_action", "backward_belief")
+CONDITIONS = ("true_belief", "false_belief", "true_control", "false_control")
+Variable = Literal["forward_belief", "forward_action", "backward_belief"]
+Condition = Literal["true_belief", "false_belief", "true_control", "false_control"]
+
+_BELIEF = re.compile(r"^(?P<who>.+?) believes (?:that )?(?P<clause>.+?)\.?$")
+
+
+# -- loading -----------------------------------------------------------------------------------
+def load_bigtom(path: Path) -> list[Item]:
+    """Read ``bigtom.csv`` (or every ``.csv`` in a folder) into one item per condition.
+
+    Each row gives 24 items: initial belief hidden / shown × the three variables × the four
+    conditions. ``meta`` holds the row's named fields, the condition, the variable,
+    ``initial_belief`` ("shown" / "hidden") and the agent.
+
+    Raises
+    ------
+    DataFormatError
+        For a folder without CSV files, or a row without 19 fields, with an empty field, or
+        with a context of fewer than five sentences (naming the file and line).
+    """
+    if path.is_dir():
+        files = sorted(path.glob("*.csv"))
+        if not files:
+            raise DataFormatError(f"{path}: no BigToM .csv files in this folder")
+        return [item for f in files for item in load_bigtom(f)]
+    items: list[Item] = []
+    with path.open(encoding="utf-8", newline="") as fh:
+        for lineno, row in enumerate(csv.reader(fh, delimiter=";"), start=1):
+            if not row or not "".join(row).strip():
+                continue
+            items.extend(conditions(row, source=path, line=lineno))
+    return items
+
+
+def conditions(
+    row: Sequence[str], *, source: str | Path = "bigtom.csv", line: int = 1
+) -> list[Item]:
+    """The 24 condition items of one template row (``generate_conditions.py``'s texts).
+
+    Raises
+    ------
+    DataFormatError
+        For a row without 19 fields, with an empty field, a context of fewer than five
+        sentences or a belief answer that does not read "<agent> believes ...".
+
+    Examples
+    --------
+    >>> items = conditions(_EXAMPLE_ROW.split(";"))
+    >>> len(items), items[0].id
+    (24, 'bigtom:1:0_forward_belief_true_belief')
+    >>> items[1].story  # initial belief hidden, false belief: the percept that fails
+    'Ann is in the kitchen. Ann wants warm tea. Ann made tea. The tea cools down. Ann does not...'
+    >>> items[1].choices
+    ('Ann believes the tea is cold.', 'Ann believes the tea is hot.')
+    >>> items[1].answer
+    'Ann believes the tea is hot.'
+    """
+    path = Path(source)
+    f = _check_row(path, line, list(row))
+    return _conditions(path, line, f)
+
+
+def _check_row(path: Path, lineno: int, row: list[str]) -> dict[str, str]:
+    if len(row) != len(FIELDS):
+        raise DataFormatError(
+            f"{path}:{lineno}: expected {len(FIELDS)} ';'-separated fields, got {len(row)}"
+        )
+    fields = {name: value.strip() for name, value in zip(FIELDS, row, strict=True)}
+    empty = [n for n in FIELDS[:17] if not fields[n]]
+    if empty:
+        raise DataFormatError(f"{path}:{lineno}: empty field(s) {empty}")
+    if len(fields["story"].split(".")) < 6:
+        raise DataFormatError(
+            f"{path}:{lineno}: the context must have five sentences (setting x3, initial "
+            f"belief, causal event); got {fields['story']!r}"
+        )
+    for name in ("belief_answer_aware", "belief_answer_not_aware"):
+        if not _BELIEF.match(fields[name]):
+            raise DataFormatError(
+                f"{path}:{lineno}: field {name} should read '<agent> believes ...', got "
+                f"{fields[name]!r}"
+            )
+    return fields
+
+
+def _conditions(path: Path, lineno: int, f: dict[str, str]) -> list[Item]:
+    parts = f["story"].split(".")
+    agent = _agent(f)
+    out: list[Item] = []
+    for shown in (False, True):
+        keep = parts[:5] if shown else [*parts[:3], parts[4]]
+        story = "".join(p + "." for p in keep)
+        control = ".".join([*parts[: 4 if shown else 3], " " + f["random_event"]])
+        for variable in VARIABLES:
+            belief = variable != "forward_action"
+            question = f["belief_question"] if belief else f["action_question"]
+            kind = "belief" if belief else "action"
+            aware, unaware = f[f"{kind}_answer_aware"], f[f"{kind}_answer_not_aware"]
+            for condition in CONDITIONS:
+                if variable == "backward_belief":
+                    last = {
+                        "true_belief": f"{story} {f['action_aware']}",
+                        "false_belief": f"{story} {f['action_not_aware']}",
+                    }.get(condition, f"{control} {f['action_not_aware']}")
+                else:
+                    last = {
+                        "true_belief": f"{story} {f['aware_of_event']}",
+                        "false_belief": f"{story} {f['not_aware_of_event']}",
+                        "true_control": f"{control} {f['aware_of_random_event']}",
+                        "false_control": f"{control} {f['not_aware_of_random_event']}",
+                    }[condition]
+                tag = f"{int(shown)}_{variable}_{condition}"
+                out.append(
+                    Item(
+                        id=f"{path.stem}:{lineno}:{tag}",
+                        story=last,
+                        question=question,
+                        choices=(aware, unaware),
+                        answer=aware if condition == "true_belief" else unaware,
+                        meta={
+                            "file": path.name,
+                            "line": lineno,
+                            "agent": agent,
+                            "variable": variable,
+                            "condition": condition,
+                            "initial_belief": "shown" if shown else "hidden",
+                            "fields": f,
+                        },
+                    )
+                )
+    return out
+
+
+def _agent(f: dict[str, str]) -> str:
+    m = _BELIEF.match(f["belief_answer_not_aware"])
+    return m["who"].strip() if m else f["story"].split()[0]
+
+
+# -- the template parse --------------------------------------------------------------------------
+def _state(answer: str) -> Proposition:
+    """The state a belief answer names ("Zara believes the painting is ..."), as a fact."""
+    m = _BELIEF.match(answer)
+    clause = (m["clause"] if m else answer).strip().rstrip(".")
+    return Proposition(
+        content_type="Contents/Physical State",
+        subject=clause[:1].upper() + clause[1:],
+        relation="hold",
+    )
+
+
+def template_story(item: Item) -> ParsedStory:
+    """The typed events of a BigToM condition, read off its template's fields.
+
+    Examples
+    --------
+    >>> story = template_story(conditions(_EXAMPLE_ROW.split(";"))[0])
+    >>> for e in story.events:
+    ...     print(e.id, e.kind, e.perceivers, e.proposition.render())
+    1 narrate ('Ann',) The tea is hot holds
+    2 narrate () The tea is hot does not hold
+    3 narrate () The tea is cold holds
+    4 observe ('Ann',) The tea is cold holds
+    5 observe ('Ann',) The tea is hot does not hold
+    """
+    f: dict[str, str] = item.meta["fields"]
+    agent: str = item.meta["agent"]
+    variable = item.meta["variable"]
+    condition = item.meta["condition"]
+    shown = item.meta["initial_belief"] == "shown"
+    parts = [p.strip() + "." for p in f["story"].split(".")[:5]]
+    control = condition.endswith("control")
+    before, after = _state(f["belief_answer_not_aware"]), _state(f["belief_answer_aware"])
+    texts = [*parts[:3], *parts[3:4] * shown]
+    texts.append(f["random_event"] if control else parts[4])
+    if variable == "backward_belief":
+        final = f["action_aware"] if condition == "true_belief" else f["action_not_aware"]
+    else:
+        final = {
+            "true_belief": f["aware_of_event"],
+            "false_belief": f["not_aware_of_event"],
+            "true_control": f["aware_of_random_event"],
+            "false_control": f["not_aware_of_random_event"],
+        }[condition]
+    texts.append(final)
+    event_at = len(texts) - 2
+    events: list[Event] = []
+    per_sentence: dict[int, list[int]] = {}
+
+    def add(index: int, **fields: Any) -> None:
+        e = Event(
+            id=len(events) + 1, sentence=texts[index], sentence_index=index, parser=PARSER, **fields
+        )
+        events.append(e)
+        per_sentence.setdefault(index, []).append(e.id)
+
+    # The initial belief: stated (sentence 4) or, when hidden, set up by the context before
+    # the event (sentence 3: "Zara reads the label carefully").
+    add(event_at - 1, kind="narrate", proposition=before, perceivers=(agent,))
+    if control:
+        happening = Proposition(
+            content_type="Action/Event", subject=_capital(texts[event_at]), relation="happen"
+        )
+        add(event_at, kind="narrate", proposition=happening, perceivers=())
+        if final == f["aware_of_random_event"]:
+            add(
+                event_at + 1,
+                kind="observe",
+                actors=(agent,),
+                proposition=happening,
+                perceivers=(agent,),
+            )
+    else:
+        add(
+            event_at,
+            kind="narrate",
+            proposition=before.model_copy(update={"negated": True}),
+            perceivers=(),
+        )
+        add(event_at, kind="narrate", proposition=after, perceivers=())
+        if final in (f["aware_of_event"], f["action_aware"]):
+            # Perceived, or (backward) inferred from the action of an agent who knows.
+            add(
+                event_at + 1,
+                kind="observe",
+                actors=(agent,),
+                proposition=after,
+                perceivers=(agent,),
+            )
+            add(
+                event_at + 1,
+                kind="observe",
+                actors=(agent,),
+                proposition=before.model_copy(update={"negated": True}),
+                perceivers=(agent,),
+            )
+    sentences = tuple(
+        Sentence(index=i, text=t, events=tuple(per_sentence.get(i, ())))
+        for i, t in enumerate(texts)
+    )
+    return ParsedStory(
+        text=" ".join(texts),
+        sentences=sentences,
+        events=tuple(events),
+        actors=(agent,),
+        parser=PARSER,
+    )
+
+
+def _capital(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:]
+
+
+def _build(item: Item) -> BeliefGraph:
+    return BeliefGraph(template_story(item))
+
+
+# -- answering -----------------------------------------------------------------------------------
+def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
+    f: dict[str, str] = item.meta["fields"]
+    agent: str = item.meta["agent"]
+    variable = item.meta["variable"]
+    before, after = _state(f["belief_answer_not_aware"]), _state(f["belief_answer_aware"])
+    knows = graph.belief((agent,), variable=after.variable)
+    kept = graph.belief((agent,), variable=before.variable)
+    if knows is not None and knows.proposition.assigned is True:
+        belief, aware = knows, True
+    elif kept is not None and kept.proposition.assigned is True:
+        belief, aware = kept, False
+    else:
+        belief, aware = None, None
+    prediction: str | None = None
+    lines: list[str] = []
+    if belief is not None:
+        lines.extend(explain(graph, belief))
+        if variable == "backward_belief":
+            action = graph.story.sentences[-1].text  # the evidence: what the agent does
+            knowing = action == f["action_aware"]
+            lines.insert(
+                0,
+                f'{agent}\'s action ("{action}") is the one taken by an agent who '
+                f"{'knows' if knowing else 'does not know'} of the event.",
+            )
+        kind = "action" if variable == "forward_action" else "belief"
+        prediction = f[f"{kind}_answer_aware"] if aware else f[f"{kind}_answer_not_aware"]
+        if variable == "forward_action":
+            lines.append(f"{agent} acts on that belief: {prediction}")
+    else:
+        lines.append(f"{agent} holds no belief about the state the question asks about.")
+    correct = prediction == item.answer
+    condition = str(item.meta["condition"])
+    return ItemResult(
+        id=item.id,
+        gold=item.answer,
+        prediction=prediction,
+        correct=correct,
+        explanation=tuple(lines),
+        breakdown={
+            "condition": condition,
+            "variable": str(variable),
+            "initial_belief": str(item.meta["initial_belief"]),
+            "cell": f"{variable}/{condition}",
+        },
+        supported=correct if prediction is not None else None,
+        disagreement=None if correct or prediction is None else "other",
+    )
+
+
+@benchmarks.register("bigtom")
+def make_bigtom() -> Benchmark:
+    """The BigToM adapter (template parse)."""
+    return Benchmark(
+        name="bigtom",
+        load=load_bigtom,
+        build=_build,
+        answer=_answer,
+        breakdowns=("condition", "variable", "initial_belief", "cell"),
+    )
+
+
+_EXAMPLE_ROW = (
+    "Ann is in the kitchen. Ann wants warm tea. Ann made tea. Ann believes the tea is hot. "
+    "The tea cools down.;Ann touches the cup.;Ann does not touch the cup.;Ann reheats the tea.;"
+    "Ann drinks the tea.;Does Ann believe the tea is hot or cold?;Does Ann want warm tea?;"
+    "What will Ann do?;Ann believes the tea is cold.;Ann wants warm tea.;Ann will reheat the "
+    "tea.;Ann believes the tea is hot.;Ann wants warm tea.;Ann will drink the tea.;A bird sings."
+    ";Ann hears the bird.;Ann does not hear the bird.;auto;0"
+)
+"""A made-up template row for the examples."""

@@ -1,0 +1,949 @@
+"""OpenToM (Xu et al., 2024): the structured ``plot`` of each story, read as a template parse.
+
+Every OpenToM story has an LLM-written ``narrative`` and the templated ``plot`` it was
+written from ("Paxton entered the pantry.", "Both Hadley and Paxton noticed that the hat is
+in the container in the pantry.", "Hadley moved the hat to the the trash can and Paxton
+witnessed the action."). This adapter reads the *plot* with its own template reader
+(``read_plot``, parser name ``opentom-plot``) and answers from the belief graph built on it;
+the results are labelled "plot, template parse". Parsing the narrative needs the LLM parser.
+
+Question types (the paper's, each scored by accuracy and macro-F1):
+
+- location, coarse ("is the hat in its initial location?", Yes/No) and fine ("where
+  precisely ...", a container), first order ("From Hadley's perspective, ...") and second
+  order ("From Hadley's perspective, does Paxton think ...", the chain (Hadley, Paxton));
+  the fine first-order file also asks the narrator where the object is at the start and end.
+  Fine locations are scored as the paper does, as "initial" or "new" place.
+- multihop fullness: "more / less / equally full" compares how many objects the chain
+  believes are in the container at the end with how many it first believed were there.
+- multihop accessibility: "equally accessible" when the holder does not believe the object
+  moved; otherwise the direction comes from ``meta_data.json``, not from the graph: a
+  destination named as someone's ("Landon's own closet") is more accessible to its owner and
+  less to others; else the mover's stated aim decides (getting rid of it: less; showing it off:
+  more; an inconsiderate mover who likes it keeps it: more for the mover, less for others).
+  A considerate mover's aim does not say which way, so those are left unanswered.
+- attitude ("As Paxton, what is your attitude towards Hadley's action ...?"): answered only
+  where the observer's preference (read into the graph from ``meta_data.json``) and the
+  mover's aim settle it: getting rid of a thing the observer likes is negative, of one they
+  hate positive; keeping a thing for oneself is negative to an observer who likes it and
+  neutral to one who hates it. Everything else is unanswered.
+
+Where the plot's move sentence contradicts the story's ``meta_data.json`` record, the record
+wins and ``meta["plot_repairs"]`` says so: whether the observer witnessed the move is the
+release's ``observed`` field (26 development plots say "but X did not witness the action"
+where ``observed`` is true and the narrative has X watching unseen), and the mover and the
+destination are ``plot_info``'s. Limits: the reader knows the release's plot templates only;
+a line it cannot read is kept as an unparsed sentence.
+
+Labels the plot contradicts are classified (``ItemResult.disagreement``, ``DISAGREEMENTS``),
+never answered to match: most contradicted second-order labels ask the mover and treat a
+witnessed move as covert, or give the asker's own belief.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from beliefgraph.errors import DataFormatError, UnsupportedQuestionError
+from beliefgraph.explain import explain
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import Entity, Event, ParsedStory, Proposition, Sentence
+from beliefgraph.solvers import PerceptionModel
+
+from .benchmark import Benchmark, benchmarks
+from .choices import normalise
+from .item import Item, ItemResult
+from .metrics import UNANSWERED, macro_f1_of
+
+__all__ = ["DISAGREEMENTS", "QUESTION_TYPES", "load_opentom", "make_opentom", "read_plot"]
+
+PARSER = "opentom-plot"
+"""The name the template reader's events carry (``Event.parser``, ``ParsedStory.parser``)."""
+
+QUESTION_TYPES = (
+    "location_coarse_fo",
+    "location_coarse_so",
+    "location_fine_fo",
+    "location_fine_so",
+    "multihop_fo",
+    "multihop_so",
+    "attitude",
+)
+"""The paper's question types, in its table order (coarse/fine location, multihop, attitude)."""
+
+_META_FILES = ("meta_data.json", "meta_data_long.json")
+_META_KEYS = ("plot", "plot_info")
+_PLOT_INFO_KEYS = ("mover", "eoi", "original_place", "move_to_place", "observer")
+_PERCEPTION = PerceptionModel()
+
+
+# -- loading -----------------------------------------------------------------------------------
+def load_opentom(path: Path) -> list[Item]:
+    """Read OpenToM question files with the ``meta_data.json`` beside them.
+
+    ``path`` is the ``opentom_data`` folder (every question file in it) or one question file.
+    Each item's ``story`` is the plot; ``meta`` carries the story id, the question type, the
+    plot info, ``observed``, preferences, personality, the narrative and the plot repairs.
+
+    Raises
+    ------
+    DataFormatError
+        For a folder without question files, a missing or malformed ``meta_data.json``, or a
+        malformed record (naming the file and line).
+    """
+    files = sorted(f for f in path.glob("*.json") if f.name not in _META_FILES)
+    if path.is_dir() and not files:
+        raise DataFormatError(f"{path}: no OpenToM question files in this folder")
+    if path.is_file():
+        files = [path]
+    folder = files[0].parent
+    meta = _read_json(folder / "meta_data.json")
+    if not isinstance(meta, dict):
+        raise DataFormatError(f"{folder / 'meta_data.json'}: expected an object of stories")
+    meta_lines = _key_lines((folder / "meta_data.json").read_text(encoding="utf-8"))
+    stories: dict[str, dict[str, Any]] = {}
+    items: list[Item] = []
+    for f in files:
+        data = _read_json(f)
+        key_lines = _key_lines(f.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise DataFormatError(f"{f}: expected an object {{story_id: [questions]}}")
+        for story_id, questions in data.items():
+            line = key_lines.get(story_id, 1)
+            if story_id not in stories:
+                stories[story_id] = _story_meta(
+                    folder / "meta_data.json", meta_lines, meta, story_id, f, line
+                )
+            if not isinstance(questions, list):
+                raise DataFormatError(f"{f}:{line}: story {story_id!r}: expected a list")
+            for i, q in enumerate(questions):
+                items.append(_item(f, line, story_id, i, q, stories[story_id]))
+    return items
+
+
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        raise DataFormatError(
+            f"{path}: no such file (OpenToM needs meta_data.json beside the question files)"
+        )
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise DataFormatError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from None
+
+
+_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line of each JSON object key's first occurrence (one pass over the file)."""
+    lines: dict[str, int] = {}
+    line, pos = 1, 0
+    for m in _KEY.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        lines.setdefault(m.group(1), line)
+    return lines
+
+
+def _story_meta(
+    meta_path: Path,
+    meta_lines: dict[str, int],
+    meta: dict[str, Any],
+    story_id: str,
+    source: Path,
+    line: int,
+) -> dict[str, Any]:
+    record = meta.get(story_id)
+    if record is None:
+        raise DataFormatError(f"{source}:{line}: story {story_id!r} is not in {meta_path}")
+    where = f"{meta_path}:{meta_lines.get(story_id, 1)}"
+    if not isinstance(record, dict) or any(k not in record for k in _META_KEYS):
+        raise DataFormatError(f"{where}: story {story_id!r} needs 'plot' and 'plot_info'")
+    info = record["plot_info"]
+    if not isinstance(info, dict) or any(not isinstance(info.get(k), str) for k in _PLOT_INFO_KEYS):
+        raise DataFormatError(
+            f"{where}: story {story_id!r}: plot_info needs the strings {list(_PLOT_INFO_KEYS)}"
+        )
+    out = {k: v for k, v in record.items() if k not in ("plot",)}
+    out["story_id"] = story_id
+    out["plot"] = record["plot"]
+    out["plot_repairs"] = list(_PlotReader(out).read(record["plot"]).repairs)
+    return out
+
+
+def _item(f: Path, line: int, story_id: str, i: int, q: Any, story: dict[str, Any]) -> Item:
+    if not isinstance(q, dict) or not all(
+        isinstance(q.get(k), str) for k in ("question", "answer", "type")
+    ):
+        raise DataFormatError(
+            f"{f}:{line}: story {story_id!r}, question {i}: expected "
+            f"{{'question', 'answer', 'type'}} strings, got {q!r}"
+        )
+    released = q["type"]
+    order = 2 if released.endswith("-so") else 1
+    genre = released.split("-")[0]
+    if genre == "location":
+        grain = "coarse" if q["answer"] in ("Yes", "No") else "fine"
+        qtype = f"location_{grain}_{'so' if order == 2 else 'fo'}"
+    elif genre == "multihop":
+        qtype = f"multihop_{'so' if order == 2 else 'fo'}"
+    else:
+        qtype = genre
+    meta = {k: v for k, v in story.items() if k != "plot"}
+    meta.update(file=f.name, line=line, type=released, question_type=qtype, order=order)
+    return Item(
+        id=f"{f.stem}:{story_id}:{i}",
+        story=story["plot"],
+        question=q["question"],
+        answer=q["answer"],
+        meta=meta,
+    )
+
+
+# -- the plot reader ---------------------------------------------------------------------------
+_ENTER = re.compile(r"^(?P<a>.+?) entered the (?P<r>[^.]+)\.$")
+_EXIT = re.compile(r"^(?P<a>.+?) exited the (?P<r>[^.]+)\.$")
+_IS_IN = re.compile(r"^(?P<a>[A-Z]\w*) is in the (?P<r>[^.]+)\.$")
+_NOTICE = re.compile(
+    r"^Both (?P<a>.+?) and (?P<b>.+?) noticed that the (?P<o>.+?) (?:is|are) in the "
+    r"(?P<c>.+?) in the ?(?P<r>[^.]*)\.$"
+)
+_MOVE = re.compile(
+    r"^(?P<m>.+?) moved the (?P<o>.+?) to the (?P<d>.+) (?:and|but) (?P<w>\S+) "
+    r"(?P<seen>witnessed|did not witness) the (?:action|event)\.$"
+)
+_PREFERENCE = re.compile(r"^(?P<a>[A-Z]\w*) (?P<v>likes|hates) (?:the )?(?P<o>.+?)\.?$")
+
+
+@dataclass(frozen=True)
+class _Reading:
+    story: ParsedStory
+    repairs: tuple[str, ...]
+
+
+def read_plot(plot: str, meta: dict[str, Any] | None = None) -> ParsedStory:
+    """Read an OpenToM plot into typed events (a template parse, parser ``opentom-plot``).
+
+    ``meta`` is the story's ``meta_data.json`` record. Where the move sentence disagrees with
+    it, the record wins: its ``observed`` field says whether the observer witnessed the move,
+    its ``plot_info`` names the mover and the destination. The two characters' first-order
+    preferences ("Paxton likes hat.") follow the plot as narrated facts each character knows
+    about themself. A noticing is perceived by both characters, the move by the mover and,
+    when witnessed, by the observer (each knowing the other saw it).
+
+    Examples
+    --------
+    >>> s = read_plot("Ann entered the den.\\nBob entered the den.\\n"
+    ...               "Both Ann and Bob noticed that the hat is in the box in the den.\\n"
+    ...               "Ann moved the hat to the the bin and Bob did not witness the event.")
+    >>> [(e.kind, e.perceivers) for e in s.events[2:]]
+    [('observe', ('Ann', 'Bob')), ('move', ('Ann',))]
+    >>> s.events[-1].destination, s.events[-1].cite()
+    ('the bin', 'line 4 ("Ann moved the hat to the the bin and Bob did not witness the event.")')
+    """
+    return _PlotReader(meta or {}).read(plot).story
+
+
+class _PlotReader:
+    """One pass over a plot's lines; each template adds its events."""
+
+    def __init__(self, meta: dict[str, Any]) -> None:
+        self.info: dict[str, Any] = meta.get("plot_info") or {}
+        self.observed = meta.get("observed")
+        prefs = meta.get("preferences") or {}
+        self.preferences = [
+            str(prefs[k]).strip() for k in ("mover", "observer") if str(prefs.get(k) or "").strip()
+        ]
+        self.events: list[Event] = []
+        self.actors: list[str] = []
+        self.entities: dict[str, Entity] = {}
+        self.repairs: list[str] = []
+
+    def read(self, plot: str) -> _Reading:
+        lines = [ln.strip() for ln in plot.split("\n") if ln.strip()]
+        sentences: list[Sentence] = []
+        for index, text in enumerate(lines + self.preferences):
+            first = len(self.events)
+            line = index + 1 if index < len(lines) else None
+            if line is not None:
+                self._plot_line(index, line, text)
+            elif m := _PREFERENCE.match(text):
+                who = self._actor(m["a"])
+                prop = Proposition(
+                    content_type="Desire/Intention",
+                    subject=who,
+                    relation=m["v"][:-1],
+                    value=self._entity(m["o"], "object"),
+                )
+                self._add(index, None, text, kind="narrate", proposition=prop, perceivers=(who,))
+            ids = tuple(e.id for e in self.events[first:])
+            # A preference no template reads is meta data, not story: it stays "parsed".
+            sentences.append(
+                Sentence(
+                    index=index, text=text, line=line, parsed=bool(ids) or line is None, events=ids
+                )
+            )
+        story = ParsedStory(
+            text="\n".join(lines + self.preferences),
+            sentences=tuple(sentences),
+            events=tuple(self.events),
+            actors=tuple(self.actors),
+            entities=tuple(self.entities.values()),
+            parser=PARSER,
+        )
+        return _Reading(story, tuple(self.repairs))
+
+    def _plot_line(self, index: int, line: int, text: str) -> None:
+        if (m := _ENTER.match(text)) or (m := _IS_IN.match(text)):
+            self._add(
+                index,
+                line,
+                text,
+                kind="enter",
+                actors=(self._actor(m["a"]),),
+                room=self._entity(m["r"], "room"),
+            )
+        elif m := _EXIT.match(text):
+            self._add(
+                index,
+                line,
+                text,
+                kind="exit",
+                actors=(self._actor(m["a"]),),
+                room=self._entity(m["r"], "room"),
+            )
+        elif m := _NOTICE.match(text):
+            who = (self._actor(m["a"]), self._actor(m["b"]))
+            obj, container = self._entity(m["o"], "object"), self._entity(m["c"], "container")
+            room = self._entity(m["r"], "room") if m["r"].strip() else None
+            prop = Proposition(content_type="Location", subject=obj, relation="in", value=container)
+            self._add(
+                index,
+                line,
+                text,
+                kind="observe",
+                actors=who,
+                obj=obj,
+                room=room,
+                proposition=prop,
+                perceivers=who,
+            )
+        elif m := _MOVE.match(text):
+            self._move(index, line, text, m)
+
+    def _move(self, index: int, line: int, text: str, m: re.Match[str]) -> None:
+        mover, witness = m["m"], m["w"]
+        seen = m["seen"] == "witnessed"
+        want_mover, want_observer = self.info.get("mover"), self.info.get("observer")
+        if want_mover and mover != want_mover and witness == mover:
+            self.repairs.append(
+                f"mover: the move sentence names {mover} as both mover and witness; "
+                f"plot_info's mover {want_mover} and observer {want_observer} are used"
+            )
+            mover, witness = want_mover, want_observer or witness
+        if isinstance(self.observed, bool) and self.observed != seen:
+            self.repairs.append(
+                f"observed: the move sentence says {witness} "
+                f"{'witnessed' if seen else 'did not witness'} it; the release's observed "
+                f"field ({str(self.observed).lower()}) is used"
+            )
+            seen = self.observed
+        dest = m["d"].strip()
+        want_dest = str(self.info.get("move_to_place") or "").strip()
+        if want_dest and normalise(dest) != normalise(want_dest):
+            self.repairs.append(
+                f"destination: the move sentence's {dest!r} differs from plot_info's "
+                f"move_to_place {want_dest!r}, which is used"
+            )
+            dest = want_dest
+        obj, dest = self._entity(m["o"], "object"), self._entity(dest, "container")
+        prop = Proposition(content_type="Location", subject=obj, relation="in", value=dest)
+        mover, witness = self._actor(mover), self._actor(witness)
+        self._add(
+            index,
+            line,
+            text,
+            kind="move",
+            actors=(mover,),
+            obj=obj,
+            destination=dest,
+            proposition=prop,
+            perceivers=(mover, witness) if seen else (mover,),
+        )
+
+    def _actor(self, name: str) -> str:
+        if name not in self.actors:
+            self.actors.append(name)
+        return name
+
+    def _entity(self, name: str, kind: Literal["object", "container", "room"]) -> str:
+        self.entities.setdefault(name, Entity(name=name, kind=kind))
+        return name
+
+    def _add(self, index: int, line: int | None, text: str, **fields: Any) -> None:
+        self.events.append(
+            Event(
+                id=len(self.events) + 1,
+                sentence=text,
+                sentence_index=index,
+                line=line,
+                parser=PARSER,
+                **fields,
+            )
+        )
+
+
+def _build(item: Item) -> BeliefGraph:
+    return BeliefGraph(read_plot(item.story, item.meta), perception=_PERCEPTION)
+
+
+# -- questions ---------------------------------------------------------------------------------
+_P = r"^From (?P<a>.+?)'s perspective, "
+_END = r" by the end of the story\?$"
+_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "narrator",
+        re.compile(
+            r"^From narrator's perspective, where is (?:the )?(?P<o>.+?) "
+            r"located (?P<when>by the end|in the beginning) of the story\?$"
+        ),
+    ),
+    (
+        "coarse",
+        re.compile(
+            _P + r"(?:does (?P<b>.+?) think that )?(?:is )?the (?P<o>.+?) "
+            r"(?:is )?in its initial location" + _END
+        ),
+    ),
+    (
+        "fine",
+        re.compile(
+            _P + r"where (?:is the (?P<o1>.+?) located precisely|precisely does "
+            r"(?P<b>.+?) think that the (?P<o>.+?) is located)" + _END
+        ),
+    ),
+    (
+        "fullness",
+        re.compile(
+            _P + r"how does (?:(?P<b>\S+) think )?(?P<c>.+)'s fullness "
+            r"(?:would )?change" + _END
+        ),
+    ),
+    (
+        "accessibility",
+        re.compile(
+            _P + r"how would (?P<o>.+?)'s accessibility change"
+            r"(?: for (?P<x>.+?))?" + _END
+        ),
+    ),
+    (
+        "attitude",
+        re.compile(
+            r"^As (?P<a>.+?), what is your attitude towards (?P<m>.+?)'s "
+            r"action of moving (?P<o>.+?) from (?P<c0>.+) to (?P<c1>.+)\?$"
+        ),
+    ),
+)
+
+Kind = Literal["narrator", "coarse", "fine", "fullness", "accessibility", "attitude"]
+
+
+@dataclass(frozen=True)
+class _Question:
+    kind: Kind
+    chain: tuple[str, ...]
+    target: str
+    """The object (location, accessibility, attitude) or the container (fullness)."""
+    at_start: bool = False
+    """Narrator questions about the beginning of the story."""
+    for_whom: str | None = None
+    """Accessibility "for X" (default: the holder)."""
+
+
+def _read_question(question: str) -> _Question:
+    q = re.sub(r"\s+", " ", question.strip())
+    for kind, pattern in _FORMS:
+        if m := pattern.match(q):
+            g = m.groupdict()
+            if kind == "narrator":
+                return _Question("narrator", (), g["o"], at_start=g["when"] != "by the end")
+            if kind == "attitude":
+                return _Question("attitude", (g["a"],), g["o"])
+            chain = (g["a"], g["b"]) if g.get("b") else (g["a"],)
+            if kind == "fine":
+                return _Question("fine", chain, g["o"] or g["o1"])
+            if kind == "fullness":
+                return _Question("fullness", chain, g["c"])
+            if kind == "accessibility":
+                return _Question("accessibility", chain, g["o"], for_whom=g.get("x"))
+            return _Question(kind, chain, g["o"])  # type: ignore[arg-type]
+    raise UnsupportedQuestionError(
+        f"unsupported OpenToM question {question!r}: expected a location (coarse or fine), "
+        "fullness, accessibility or attitude question in the release's wording"
+    )
+
+
+@dataclass(frozen=True)
+class _Answer:
+    value: str | None
+    explanation: tuple[str, ...]
+
+
+class _Context:
+    """What answering one item needs: the graph, the item's names, the object's history."""
+
+    def __init__(self, item: Item, graph: BeliefGraph) -> None:
+        self.item = item
+        self.graph = graph
+        info = item.meta.get("plot_info") or {}
+        self.mover: str = info.get("mover", "")
+        self.observer: str = info.get("observer", "")
+        self.original: str = info.get("original_place", "")
+        self.new: str = info.get("move_to_place", "")
+
+    def actor(self, name: str) -> str:
+        for a in self.graph.actors:
+            if a.lower() == name.strip().lower():
+                return a
+        raise UnsupportedQuestionError(
+            f"{name!r} in {self.item.question!r} is not a character of the plot; "
+            f"characters: {list(self.graph.actors)}"
+        )
+
+    def entity(self, name: str, kinds: tuple[str, ...]) -> str:
+        wanted = normalise(name)
+        for e in self.graph.story.entities:
+            if e.kind in kinds and (normalise(e.name) == wanted or e.name.lower() == name.lower()):
+                return e.name
+        raise UnsupportedQuestionError(
+            f"the {name!r} in {self.item.question!r} is not in the plot; known: "
+            f"{[e.name for e in self.graph.story.entities if e.kind in kinds]}"
+        )
+
+    def place_class(self, value: str | None) -> str:
+        if value is None:
+            return UNANSWERED
+        if normalise(value) == normalise(self.original):
+            return "initial"
+        if normalise(value) == normalise(self.new):
+            return "new"
+        return "other"
+
+
+def _location_history(graph: BeliefGraph, chain: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Object -> (where the chain first believed it was, where it believes it is at the end)."""
+    out: dict[str, tuple[str, str]] = {}
+    for var in graph.variables:
+        if len(var) != 2 or var[1] != "in":
+            continue
+        line = graph.timeline_of(chain, variable=var)
+        end = graph.belief(chain, variable=var)
+        if line and end is not None:
+            out[var[0]] = (str(line[0].proposition.value), str(end.proposition.value))
+    return out
+
+
+def _who(chain: tuple[str, ...]) -> str:
+    return " thinks ".join(chain)
+
+
+def _location(ctx: _Context, q: _Question) -> _Answer:
+    graph = ctx.graph
+    chain = tuple(ctx.actor(a) for a in q.chain)
+    obj = ctx.entity(q.target, ("object",))
+    if q.kind == "narrator":
+        line = graph.timeline_of((), obj=obj)
+        if not line:
+            return _Answer(None, (f"The plot never places the {obj}.",))
+        b = line[0] if q.at_start else line[-1]
+        value = str(b.proposition.value)
+        when = "at the start" if q.at_start else "at the end"
+        return _Answer(value, (f"In the plot the {obj} is in {_np(value)} {when}.",))
+    b = graph.belief(chain, obj=obj)
+    if b is None:
+        return _Answer(None, (f"{_who(chain)} nothing about the {obj}.",))
+    value = str(b.proposition.value)
+    lines = explain(graph, b)
+    if q.kind == "fine":
+        return _Answer(value, lines)
+    initial = graph.timeline_of((), obj=obj)[0].proposition.value
+    yes = "Yes" if value == initial else "No"
+    return _Answer(yes, (*lines, f"Its initial location is {_np(str(initial))}, so: {yes}."))
+
+
+def _fullness(ctx: _Context, q: _Question) -> _Answer:
+    chain = tuple(ctx.actor(a) for a in q.chain)
+    container = ctx.entity(q.target, ("container",))
+    history = _location_history(ctx.graph, chain)
+    before = sorted(o for o, (first, _) in history.items() if first == container)
+    after = sorted(o for o, (_, last) in history.items() if last == container)
+    value = _compare(len(after), len(before), "full")
+    lines = (
+        f"{_who(chain)} first believed {_np(container)} held {_things(before)} and believes it "
+        f"holds {_things(after)} at the end, so it is {value}.",
+    )
+    return _Answer(value, lines)
+
+
+def _compare(after: int, before: int, what: str) -> str:
+    if after > before:
+        return f"more {what}"
+    if after < before:
+        return f"less {what}"
+    return f"equally {what}"
+
+
+def _things(objs: list[str]) -> str:
+    return " and ".join(_np(o) for o in objs) if objs else "nothing"
+
+
+def _np(name: str) -> str:
+    """ "the box", but "the trash can", "a donation box", "Landon's own closet" as they are."""
+    if re.match(r"^(?:the|a|an|another)\b", name, re.I) or name[:1].isupper() or "'s " in name:
+        return name
+    return f"the {name}"
+
+
+# -- what meta_data says about the mover's aim ----------------------------------------------------
+Aim = Literal["discard", "display", "keep"]
+
+
+def _aim(meta: dict[str, Any]) -> Aim | None:
+    """The mover's aim, from personality and sentiment (None when they do not settle it)."""
+    personality = str(meta.get("personality", "")).lower()
+    sentiment = f"{meta.get('sentiment_statement', '')} {meta.get('true_sentiment', '')}".lower()
+    if "get rid" in sentiment or "adversarial" in sentiment:
+        return "discard"
+    if "show-off" in sentiment or "show off" in sentiment:
+        return "display"
+    if " inconsiderate " in f" {personality} ":
+        if "most negative" in sentiment:
+            return "discard"
+        if "most positive" in sentiment:
+            return "keep"
+    return None
+
+
+def _owner(container: str, actors: tuple[str, ...]) -> str | None:
+    for a in actors:
+        if re.match(rf"^(?:the )?{re.escape(a)}'s\b", container, re.I):
+            return a
+    return None
+
+
+def _accessibility(ctx: _Context, q: _Question) -> _Answer:
+    holder = ctx.actor(q.chain[0])
+    whom = ctx.actor(q.for_whom) if q.for_whom else holder
+    obj = ctx.entity(q.target, ("object",))
+    first, last = _location_history(ctx.graph, (holder,)).get(obj, (None, None))
+    if first is None:
+        return _Answer(None, (f"{holder} has no belief about the {obj}.",))
+    if first == last:
+        lines = (f"{holder} believes the {obj} is still in {_np(first)}, so nothing changed.",)
+        return _Answer("equally accessible", lines)
+    owner = _owner(last or "", ctx.graph.actors)
+    aim = _aim(ctx.item.meta)
+    moved = f"{holder} believes the {obj} moved from {_np(first)} to {_np(last or '')}."
+    if owner is not None:
+        value = "more accessible" if owner == whom else "less accessible"
+        why = f"{_np(last or '')} is {owner}'s, so it is {value} for {whom}."
+    elif aim == "discard":
+        value = "less accessible"
+        why = f"meta_data says {ctx.mover} wanted to get rid of it, so it is {value}."
+    elif aim == "display":
+        value = "more accessible"
+        why = f"meta_data says {ctx.mover} wanted to show it off, so it is {value}."
+    elif aim == "keep":
+        value = "more accessible" if whom == ctx.mover else "less accessible"
+        why = f"meta_data says {ctx.mover} kept it for themself, so it is {value} for {whom}."
+    else:
+        return _Answer(
+            None,
+            (
+                moved,
+                f"meta_data does not say which way {ctx.mover}'s aim changes its accessibility.",
+            ),
+        )
+    return _Answer(value, (moved, why))
+
+
+def _attitude(ctx: _Context, q: _Question) -> _Answer:
+    who = ctx.actor(q.chain[0])
+    obj = ctx.entity(q.target, ("object",))
+    likes = hates = False
+    for relation in ("like", "hate"):
+        b = ctx.graph.belief((who,), variable=(who, relation, obj))
+        if b is not None and b.proposition.assigned is True:
+            likes |= relation == "like"
+            hates |= relation == "hate"
+    aim = _aim(ctx.item.meta)
+    owner = _owner(ctx.new, ctx.graph.actors)
+    if aim is None and owner is not None and owner == ctx.mover:
+        aim = "keep"
+    if likes == hates or aim not in ("discard", "keep"):
+        pref = "likes" if likes else "hates" if hates else "has no stated preference for"
+        return _Answer(
+            None,
+            (
+                f"{who} {pref} the {obj}; the mover's aim ({aim or 'not settled by meta_data'}) "
+                "does not determine an attitude.",
+            ),
+        )
+    if aim == "discard":
+        value = "negative" if likes else "positive"
+        why = f"{ctx.mover} got rid of the {obj}, which {who} {'likes' if likes else 'hates'}"
+    else:
+        value = "negative" if likes else "neutral"
+        why = f"{ctx.mover} kept the {obj} for themself; {who} {'likes' if likes else 'hates'} it"
+    return _Answer(value, (f"{why}, so {who}'s attitude is {value}.",))
+
+
+_ANSWERERS: dict[str, Callable[[_Context, _Question], _Answer]] = {
+    "narrator": _location,
+    "coarse": _location,
+    "fine": _location,
+    "fullness": _fullness,
+    "accessibility": _accessibility,
+    "attitude": _attitude,
+}
+
+
+def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
+    ctx = _Context(item, graph)
+    q: _Question | None = None
+    try:
+        q = _read_question(item.question)
+        a = _ANSWERERS[q.kind](ctx, q)
+    except UnsupportedQuestionError as err:
+        a = _Answer(None, (str(err),))
+    correct = a.value is not None and normalise(a.value) == normalise(item.answer)
+    label = "supported" if correct else ("unanswered" if a.value is None else "contradicted")
+    disagreement = None
+    if q is not None and a.value is not None and not correct:
+        disagreement = _classify(ctx, q, a)
+    places = q is not None and q.kind in ("fine", "narrator")
+    return ItemResult(
+        id=item.id,
+        gold=item.answer,
+        prediction=a.value,
+        correct=correct,
+        explanation=a.explanation,
+        breakdown={
+            "question_type": str(item.meta.get("question_type", "unknown")),
+            "attribute": _ATTRIBUTE[q.kind] if q else "unknown",
+            "role": _role(ctx, q) if q else "unknown",
+            "witnessed": "observed" if item.meta.get("observed") else "not observed",
+            # Fine locations are scored as the initial or the new place, as in the paper.
+            "gold_class": ctx.place_class(item.answer) if places else item.answer,
+            "predicted_class": (ctx.place_class(a.value) if places else (a.value or UNANSWERED)),
+            "label": label,
+        },
+        supported=correct if a.value is not None else None,
+        disagreement=disagreement,
+    )
+
+
+_ATTRIBUTE = {
+    "narrator": "location",
+    "coarse": "location",
+    "fine": "location",
+    "fullness": "fullness",
+    "accessibility": "accessibility",
+    "attitude": "attitude",
+}
+
+
+def _role(ctx: _Context, q: _Question) -> str:
+    if not q.chain:
+        return "narrator"
+    first = q.chain[0].lower()
+    return {ctx.mover.lower(): "mover", ctx.observer.lower(): "observer"}.get(first, "other")
+
+
+# -- classifying labels the plot contradicts ------------------------------------------------------
+_LITERAL = "label follows the plot as written, not the release's observed / plot_info"
+_COVERT = "second order: a witnessed move treated as covert (mover unaware the observer saw)"
+_OWN = "second order labelled with the asker's own belief"
+_INNER = "second order labelled with the inner character's actual belief"
+_SO_OTHER = "second order: other"
+_UNSEEN_CREDITED = "first order: label credits the holder with a move they did not witness"
+_SEEN_IGNORED = "first order: label ignores a move the holder witnessed"
+_OWN_MOVE_IGNORED = "first order: label ignores the holder's own move"
+_OPPOSITE = "multihop: label has the opposite direction"
+_ACC_UNSEEN = "accessibility: label changes although the holder did not see the move"
+_ACC_SEEN = "accessibility: label unchanged although the holder saw the move"
+_ACC_DIRECTION = "accessibility: direction differs from the meta_data aim"
+_ATTITUDE = "attitude: differs from the preference rule"
+_OTHER = "other"
+
+DISAGREEMENTS = (
+    _LITERAL,
+    _COVERT,
+    _OWN,
+    _INNER,
+    _SO_OTHER,
+    _UNSEEN_CREDITED,
+    _SEEN_IGNORED,
+    _OWN_MOVE_IGNORED,
+    _OPPOSITE,
+    _ACC_UNSEEN,
+    _ACC_SEEN,
+    _ACC_DIRECTION,
+    _ATTITUDE,
+    _OTHER,
+)
+"""The classes ``ItemResult.disagreement`` takes, checked in this order (first match wins)."""
+
+
+def _classify(ctx: _Context, q: _Question, a: _Answer) -> str:
+    """Name the way a label departs from the plot (for the noise report).
+
+    Each class is a reading of the plot under which the label would be right: the asker's
+    own or the inner character's belief in place of the second-order one, a witnessed move
+    the mover does not know was seen (covert), the plot read literally (without the repairs
+    from meta_data), a move the holder saw treated as unseen or one they missed as seen.
+    """
+    gold = normalise(ctx.item.answer)
+
+    def gives_gold(value: str | None) -> bool:
+        return value is not None and normalise(value) == gold
+
+    repaired = bool(ctx.item.meta.get("plot_repairs"))
+    if repaired and len(q.chain) != 2 and gives_gold(_as_written(ctx, q)):
+        return _LITERAL
+    if q.kind == "accessibility":
+        if a.value == "equally accessible":
+            return _ACC_UNSEEN
+        return _ACC_SEEN if gold == "equally accessible" else _ACC_DIRECTION
+    if q.kind == "attitude":
+        return _ATTITUDE
+    if len(q.chain) == 2:
+        if gives_gold(_alternative(ctx, q, q.chain[:1])):
+            return _OWN
+        if gives_gold(_alternative(ctx, q, q.chain[1:])):
+            return _INNER
+        mover_asks = ctx.actor(q.chain[0]) == ctx.mover
+        if mover_asks and gives_gold(_alternative(ctx, q, q.chain, unseen=True)):
+            return _COVERT
+        if repaired and gives_gold(_as_written(ctx, q)):
+            return _LITERAL
+        return _direction(a.value, ctx.item.answer) or _SO_OTHER
+    if gives_gold(_alternative(ctx, q, q.chain, seen=True)):
+        return _UNSEEN_CREDITED
+    if gives_gold(_alternative(ctx, q, q.chain, unseen=True)):
+        return _SEEN_IGNORED
+    if q.chain and gives_gold(_alternative(ctx, q, q.chain, unmoved=True)):
+        return _OWN_MOVE_IGNORED
+    return _direction(a.value, ctx.item.answer) or _OTHER
+
+
+def _direction(value: str | None, gold: str) -> str | None:
+    """For "more / less X" labels: the label has the direction opposite to the answer."""
+    pair = {value, gold}
+    if pair in ({"more full", "less full"}, {"more accessible", "less accessible"}):
+        return _OPPOSITE
+    return None
+
+
+def _alternative(
+    ctx: _Context,
+    q: _Question,
+    chain: tuple[str, ...],
+    *,
+    seen: bool = False,
+    unseen: bool = False,
+    unmoved: bool = False,
+) -> str | None:
+    """The answer had ``chain`` been asked, had its members all seen / all missed the move
+    ("missed" keeps the mover a perceiver of their own move), or had nobody moved anything.
+    """
+    story = ctx.graph.story
+    if unmoved:
+        kept = tuple(e for e in story.events if e.kind != "move")
+        story = story.model_copy(
+            update={
+                "events": tuple(e.model_copy(update={"id": i}) for i, e in enumerate(kept, start=1))
+            }
+        )
+    elif seen or unseen:
+        members = {ctx.actor(a) for a in chain}
+        events = []
+        for e in story.events:
+            if e.kind == "move":
+                who = set(e.perceivers or ())
+                who = who | members if seen else who - (members - {e.agent})
+                e = e.model_copy(update={"perceivers": tuple(sorted(who))})
+            events.append(e)
+        story = story.model_copy(update={"events": tuple(events)})
+    return _answer_with(ctx, story, q, chain)
+
+
+def _as_written(ctx: _Context, q: _Question) -> str | None:
+    """The answer from the plot read literally, without the repairs from meta_data."""
+    meta = {k: v for k, v in ctx.item.meta.items() if k not in ("observed", "plot_info")}
+    return _answer_with(ctx, read_plot(ctx.item.story, meta), q, q.chain)
+
+
+def _answer_with(
+    ctx: _Context, story: ParsedStory, q: _Question, chain: tuple[str, ...]
+) -> str | None:
+    graph = BeliefGraph(story, perception=ctx.graph.perception, trust=ctx.graph.trust)
+    try:
+        alt = _ANSWERERS[q.kind](
+            _Context(ctx.item, graph), _Question(q.kind, chain, q.target, q.at_start, q.for_whom)
+        )
+    except UnsupportedQuestionError:
+        return None
+    return alt.value
+
+
+# -- registration --------------------------------------------------------------------------------
+def _answered(**where: str) -> Callable[[list[ItemResult]], float]:
+    def metric(results: list[ItemResult]) -> float:
+        chosen = [r for r in results if all(r.breakdown.get(k) == v for k, v in where.items())]
+        return sum(r.prediction is not None for r in chosen) / len(chosen) if chosen else 0.0
+
+    return metric
+
+
+def _metrics() -> dict[str, Callable[[list[ItemResult]], float]]:
+    """Macro-F1 per question type (over answered items, as the paper's evaluator) and, for the
+    multihop questions, per attribute; the share answered where the adapter may abstain."""
+    out: dict[str, Callable[[list[ItemResult]], float]] = {
+        f"macro_f1/{t}": macro_f1_of(question_type=t) for t in QUESTION_TYPES
+    }
+    for t in ("multihop_fo", "multihop_so"):
+        for attribute in ("fullness", "accessibility"):
+            where = {"question_type": t, "attribute": attribute}
+            out[f"macro_f1/{t}/{attribute}"] = macro_f1_of(**where)
+            out[f"answered/{t}/{attribute}"] = _answered(**where)
+    out["answered/attitude"] = _answered(question_type="attitude")
+    return out
+
+
+@benchmarks.register("opentom")
+def make_opentom() -> Benchmark:
+    """The OpenToM adapter (plot, template parse)."""
+    return Benchmark(
+        name="opentom",
+        load=load_opentom,
+        build=_build,
+        answer=_answer,
+        breakdowns=(
+            "question_type",
+            "attribute",
+            "role",
+            "witnessed",
+            "gold_class",
+            "predicted_class",
+            "label",
+        ),
+        metrics=_metrics(),
+        story_key=lambda item: str(item.meta.get("story_id", item.story)),
+    )

@@ -1,0 +1,667 @@
+"""SimpleToM (Gu et al., 2026): awareness, behavior and judgment from one belief (seed 001).
+
+Release format (Hugging Face ``allenai/SimpleToM``, configs ``mental-state-qa``,
+``behavior-qa``, ``judgment-qa``, ``story-data``, split ``test``): QA records ``{id, story,
+question, scenario_name, choices: {text, label}, answerKey}`` with ids
+``{core_id}_sev{1|2|3}_{aware|action|judge}``; story-data records carry ``entities``
+(Person X, Person Y, Object Z), ``key_information`` and ``story_sentence``. ``load_simpletom``
+reads local JSONL files (one file, or a folder of them); ``load_simpletom_hf`` loads the
+release through ``datasets`` when it is installed and the machine is online.
+
+Reasoning: the story's first sentence is a narrator fact k; the second gives Person X's
+access to the thing k is about. Whether that access reveals k, and which default belief X
+holds instead (a KFC bag holds KFC food), are typed facts of the parse; the solver decides X's
+belief. The three answers are read from that one belief (``applied.read_awareness``):
+awareness = whether X believes k; behavior = the option whose precondition (as the parse
+types it: needs knowledge of k, or fits ignorance of it) holds in X's beliefs; judgment =
+Reasonable exactly when the judged action is the one X's beliefs support and X's ignorance
+was not culpable. So the answers of a story cannot contradict each other; the report counts
+contradictions anyway and ``assert_consistent`` raises if there is one.
+
+Parses: ``load_simpletom`` attaches the recorded, hand-checked parse of each story from
+``parses.jsonl`` beside the data (``ScenarioParse``, keyed by story id ``{core_id}_sev{n}``).
+Without one the LLM path reads the story (``LLMScenarioReader``) when a model is configured;
+otherwise the item is reported unanswered with the reason. Nothing is guessed.
+
+Controls: every gold answer is on the unaware side, so a constant answerer scores 100%.
+``aware_controls`` builds the aware variant of each story (its parse's access sentence, "Mary
+opens the bag and looks inside.", is appended) with all three golds flipped; the tests
+require every answer to flip. ``simpletom_report`` also checks that severity siblings
+(same ``core_id``) get the same answers.
+
+Limits: the judged action is read from the release's judgment template (``Next, X "a" and
+not "b".``); a story whose access is ambiguous (annotators' "possibly noticed") is read as
+the parse types it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from beliefgraph.errors import BeliefGraphError, ConfigurationError, DataFormatError
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import BeliefModel, Proposition
+
+from .applied import (
+    ActionOption,
+    EventSpec,
+    StoryBuilder,
+    judge_action,
+    predict_action,
+    split_sentences,
+)
+from .applied import read_awareness as _read_awareness
+from .benchmark import Benchmark, benchmarks
+from .choices import normalise
+from .item import Item, ItemResult
+
+__all__ = [
+    "QUESTION_TYPES",
+    "AccessSentence",
+    "InconsistentAnswersError",
+    "LLMScenarioReader",
+    "ScenarioParse",
+    "SimpleToMReport",
+    "aware_controls",
+    "aware_variant",
+    "load_simpletom",
+    "load_simpletom_hf",
+    "make_simpletom",
+    "run_items",
+    "simpletom_report",
+    "write_simpletom",
+]
+
+QUESTION_TYPES = {"aware": "mental_state", "action": "behavior", "judge": "judgment"}
+"""Id suffix -> question type."""
+CONFIGS = {"mental_state": "mental-state-qa", "behavior": "behavior-qa", "judgment": "judgment-qa"}
+_ID = re.compile(r"^(?P<core>.+)_sev(?P<sev>[123])_(?P<qt>aware|action|judge)$")
+_AWARE_Q = re.compile(
+    r"^(?:is|are)\s+(?P<x>.+?)\s+likely to be aware that\s+[\"“](?P<k>.+)[\"”]\s*\?\s*$",
+    re.I | re.S,
+)
+_ACTION_Q = re.compile(r"^what will\s+(?P<x>.+?)(?:'s next action)?\s+(?:likely|be)", re.I)
+_JUDGE_Q = re.compile(
+    r"^next,\s+(?P<x>.+?)\s+[\"“](?P<a>.+)[\"”]\s+and not\s+[\"“](?P<b>.+)[\"”]\s*\.",
+    re.I | re.S,
+)
+_ORDER = ("aware", "action", "judge")
+
+
+class InconsistentAnswersError(BeliefGraphError):
+    """Answers of one story that contradict each other (must never happen)."""
+
+
+class AccessSentence(BeliefModel):
+    """The sentence that gives Person X access to k, for the aware control."""
+
+    sentence: str
+    """Appended to the story ("Mary opens the bag and looks inside.")."""
+    events: tuple[EventSpec, ...]
+    """Its events (sentence 0 is the access sentence)."""
+
+
+class ScenarioParse(BeliefModel):
+    """The typed reading of one SimpleToM story (recorded by hand, or from the LLM)."""
+
+    id: str
+    """The story id, ``{core_id}_sev{n}``."""
+    actors: tuple[str, ...]
+    person_x: str
+    """Whose awareness is asked (as the events name them)."""
+    key: Proposition
+    """k, the key information, as the events represent it."""
+    events: tuple[EventSpec, ...]
+    """The story's events (sentence 0: k; sentence 1: X's access)."""
+    options: tuple[ActionOption, ...] = ()
+    """The behavior options, typed by what they need (empty: type them when asked)."""
+    access: AccessSentence | None = None
+    note: str = ""
+
+    def graph(self, story: str) -> BeliefGraph:
+        """The belief graph of ``story`` read with these events."""
+        builder = StoryBuilder(self.actors)
+        base = builder.add_text(story)
+        for spec in self.events:
+            builder.add(spec, base)
+        return builder.graph()
+
+
+# -- loading --------------------------------------------------------------------------------------
+_REQUIRED = ("id", "story", "question", "choices", "answerKey")
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise DataFormatError(f"{path}:{n}: not JSON ({err})") from None
+    return out
+
+
+def _is_qa(path: Path) -> bool:
+    return (
+        path.suffix == ".jsonl"
+        and not path.name.startswith(("story-data", "parses"))
+        and not (path.name.endswith(".parses.jsonl"))
+    )
+
+
+def load_simpletom(path: Path) -> list[Item]:
+    """Read released SimpleToM QA JSONL (a file, or every QA file in a folder).
+
+    ``story-data.jsonl`` and ``parses.jsonl`` in the same folder (or ``<stem>.parses.jsonl``
+    beside a file) are attached to the items' ``meta``.
+
+    Raises
+    ------
+    DataFormatError
+        Naming the file and line of a record that is not in the released format.
+    """
+    folder = path if path.is_dir() else path.parent
+    files = sorted(p for p in folder.iterdir() if _is_qa(p)) if path.is_dir() else [path]
+    if not files:
+        raise DataFormatError(f"{path}: no SimpleToM QA .jsonl files in this folder")
+    stories = (
+        {r["id"]: r for r in _jsonl(f)} if (f := folder / "story-data.jsonl").is_file() else {}
+    )
+    parses = _read_parses(folder, None if path.is_dir() else path)
+    items: list[Item] = []
+    for f in files:
+        with f.open(encoding="utf-8") as fh:
+            for n, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise DataFormatError(f"{f}:{n}: not JSON ({err})") from None
+                items.append(_item(record, f"{f}:{n}", stories, parses))
+    return items
+
+
+def _read_parses(folder: Path, file: Path | None) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for p in (folder / "parses.jsonl", *([file.with_suffix(".parses.jsonl")] if file else [])):
+        if p.is_file():
+            for r in _jsonl(p):
+                try:
+                    out[r["id"]] = ScenarioParse.model_validate(r).model_dump(mode="json")
+                except (KeyError, ValidationError) as err:
+                    raise DataFormatError(f"{p}: not a ScenarioParse: {err}") from None
+    return out
+
+
+def _item(
+    record: dict[str, Any],
+    where: str,
+    stories: dict[str, dict[str, Any]],
+    parses: dict[str, dict[str, Any]],
+) -> Item:
+    missing = [k for k in _REQUIRED if k not in record]
+    if missing:
+        raise DataFormatError(f"{where}: missing {missing}; a SimpleToM QA record has {_REQUIRED}")
+    m = _ID.match(str(record["id"]))
+    if m is None:
+        raise DataFormatError(
+            f"{where}: id {record['id']!r} is not '{{core_id}}_sev{{1|2|3}}_{{aware|action|judge}}'"
+        )
+    choices = record["choices"]
+    if not isinstance(choices, dict) or len(choices.get("text", [])) != len(
+        choices.get("label", [])
+    ):
+        raise DataFormatError(
+            f"{where}: choices must be {{text: [...], label: [...]}} of equal length"
+        )
+    story_id = f"{m['core']}_sev{m['sev']}"
+    meta: dict[str, Any] = {
+        "story_id": story_id,
+        "core_id": m["core"],
+        "severity": int(m["sev"]),
+        "question_type": QUESTION_TYPES[m["qt"]],
+        "scenario": record.get("scenario_name", "?"),
+        "labels": list(choices["label"]),
+        "source": where,
+    }
+    if story_id in stories:
+        meta["story_data"] = stories[story_id]
+    if story_id in parses:
+        meta["parse"] = parses[story_id]
+    return Item(
+        id=str(record["id"]),
+        story=str(record["story"]),
+        question=str(record["question"]),
+        choices=tuple(str(t) for t in choices["text"]),
+        answer=str(record["answerKey"]),
+        meta=meta,
+    )
+
+
+def load_simpletom_hf(config: str = "all", *, split: str = "test") -> list[Item]:
+    """Load the release from Hugging Face (needs the ``datasets`` package and a network).
+
+    Raises
+    ------
+    ConfigurationError
+        When ``datasets`` is not installed (download the JSONL and use ``load_simpletom``).
+    """
+    try:
+        from datasets import load_dataset  # type: ignore[import-not-found]
+    except ImportError:
+        raise ConfigurationError(
+            "loading allenai/SimpleToM from Hugging Face needs the 'datasets' package "
+            "(pip install datasets) and a network connection; offline, pass a local JSONL "
+            "file to load_simpletom / `beliefgraph eval simpletom --data FILE`"
+        ) from None
+    configs = list(CONFIGS.values()) if config == "all" else [config]
+    items = []
+    for c in configs:
+        for n, record in enumerate(load_dataset("allenai/SimpleToM", c)[split]):
+            items.append(_item(dict(record), f"hf:{c}:{n}", {}, {}))
+    return items
+
+
+# -- answering ------------------------------------------------------------------------------------
+def _typed(texts: Iterable[str], options: Sequence[ActionOption]) -> list[ActionOption | None]:
+    def find(text: str) -> ActionOption | None:
+        t = normalise(text)
+        return next((o for o in options if normalise(o.text) == t), None)
+
+    return [find(t) for t in texts]
+
+
+def _label(item: Item, text: str) -> str | None:
+    for t, label in zip(item.choices, item.meta.get("labels", []), strict=False):
+        if normalise(t) == normalise(text):
+            return str(label)
+    return None
+
+
+def _answer(item: Item, graph: BeliefGraph, parse: ScenarioParse) -> ItemResult:
+    reading = _read_awareness(graph, parse.person_x, parse.key)
+    qtype = item.meta["question_type"]
+    lines = list(reading.explanation)
+    if qtype == "mental_state":
+        value = "Yes" if reading.aware else "No"
+        implies = "aware" if reading.aware else "unaware"
+        lines.append(f"So {parse.person_x} is {'' if reading.aware else 'not '}aware of it.")
+    elif qtype == "behavior":
+        typed = _typed(item.choices, parse.options)
+        if any(t is None for t in typed):
+            raise BeliefGraphError(
+                f"the parse does not type every option of {item.id}: {list(item.choices)}"
+            )
+        options = [t for t in typed if t is not None]
+        i = predict_action(reading, options)
+        if i is None:
+            raise BeliefGraphError(f"no single option of {item.id} fits {parse.person_x}'s beliefs")
+        value = item.choices[i]
+        implies = options[i].needs
+        lines.append(f"Its precondition ({implies}) holds in {parse.person_x}'s beliefs: {value}.")
+    else:
+        m = _JUDGE_Q.match(item.question.strip())
+        if m is None:
+            raise BeliefGraphError(f"cannot read the judged action of {item.id}: {item.question!r}")
+        chosen = _typed([m["a"]], parse.options)[0]
+        if chosen is None:
+            raise BeliefGraphError(f"the parse does not type the judged action {m['a']!r}")
+        ok = judge_action(reading, chosen)
+        value = "Reasonable" if ok else "Not reasonable"
+        fits = chosen.needs == ("aware" if reading.aware else "unaware")
+        # What the answer says about X's awareness: Reasonable means X's beliefs fit the
+        # action; Not reasonable means they do not, or that the ignorance was culpable.
+        other = "aware" if chosen.needs == "unaware" else "unaware"
+        implies = chosen.needs if ok else ("unaware" if reading.culpable else other)
+        lines.append(
+            f"The judged action {'is' if fits else 'is not'} the one "
+            f"{parse.person_x}'s beliefs support"
+            + ("; the ignorance was culpable." if reading.culpable else ".")
+        )
+    label = _label(item, value)
+    if label is None:
+        raise BeliefGraphError(f"{value!r} is not an option of {item.id}: {list(item.choices)}")
+    return ItemResult(
+        id=item.id,
+        gold=item.answer,
+        prediction=label,
+        correct=label == item.answer,
+        explanation=(*lines, f"Answer: ({label}) {value}"),
+        breakdown={
+            "question_type": qtype,
+            "scenario": str(item.meta.get("scenario", "?")),
+            "implies": implies,
+        },
+    )
+
+
+# -- the LLM path ---------------------------------------------------------------------------------
+class _Needs(BaseModel):
+    needs: list[Literal["aware", "unaware"]] = Field(min_length=1, max_length=4)
+    """One per option, in order: 'aware' if the person would do it only knowing the key
+    information, 'unaware' if it is what they do without knowing it."""
+
+
+class LLMScenarioReader:
+    """Read a story with the LLM parser, and type the behavior options with one instructor
+    call. Built only when a model is configured."""
+
+    def __init__(self, **settings: Any) -> None:
+        from beliefgraph.parsers.llm import LLMParser
+
+        from .commet import _llm_extractor
+
+        self._parser = LLMParser(strict=False, **settings)
+        self._extract = _llm_extractor(**settings)
+        self._cache: dict[str, ScenarioParse] = {}
+
+    def read(self, item: Item) -> ScenarioParse:
+        sid = item.meta["story_id"]
+        parse = self._cache.get(sid)
+        if parse is None:
+            parse = self._cache[sid] = self._story(item)
+        texts = self._options(item)
+        if texts and any(t is None for t in _typed(texts, parse.options)):
+            prompt = (
+                f"Story: {item.story}\nKey information: {parse.key.render()}\n"
+                f"Person: {parse.person_x}\nOptions: {json.dumps(texts)}\nFor each option, "
+                "say whether the person would do it only if they knew the key information "
+                "('aware') or whether it is what they do without knowing it ('unaware')."
+            )
+            needs = self._extract(_Needs, prompt).needs
+            extra = tuple(ActionOption(text=t, needs=n) for t, n in zip(texts, needs, strict=False))
+            parse = self._cache[sid] = parse.model_copy(update={"options": parse.options + extra})
+        return parse
+
+    @staticmethod
+    def _options(item: Item) -> list[str]:
+        if item.meta["question_type"] == "behavior":
+            return list(item.choices)
+        m = _JUDGE_Q.match(item.question.strip())
+        return [m["a"], m["b"]] if m else []
+
+    def _story(self, item: Item) -> ScenarioParse:
+        story = self._parser.parse(item.story)
+        person = _person_x(item)
+        first = [e.proposition for e in story.events if e.sentence_index == 0 and e.proposition]
+        if person is None or not first or first[0] is None:
+            raise BeliefGraphError(f"the LLM parse of {item.id} names no key fact or Person X")
+        keep = set(EventSpec.model_fields) - {"sentence", "ref_subject", "ref_value"}
+        events = tuple(
+            EventSpec(sentence=e.sentence_index, **{k: getattr(e, k) for k in keep})
+            for e in story.events
+        )
+        return ScenarioParse(
+            id=item.meta["story_id"],
+            actors=story.actors,
+            person_x=person,
+            key=first[0],
+            events=events,
+            note="read by the LLM",
+        )
+
+
+def _person_x(item: Item) -> str | None:
+    data = item.meta.get("story_data") or {}
+    if isinstance(data.get("entities"), dict) and data["entities"].get("Person X"):
+        return str(data["entities"]["Person X"])
+    q = item.question.strip()
+    for pattern in (_AWARE_Q, _ACTION_Q, _JUDGE_Q):
+        if m := pattern.match(q):
+            return m["x"]
+    return None
+
+
+# -- the adapter ----------------------------------------------------------------------------------
+class _Reader:
+    """Recorded parse first, else the LLM (built on first need), else a clear refusal."""
+
+    def __init__(self) -> None:
+        self.llm: LLMScenarioReader | None = None
+        self.refused: str | None = None
+
+    def __call__(self, item: Item) -> ScenarioParse:
+        if "parse" in item.meta:
+            return ScenarioParse.model_validate(item.meta["parse"])
+        if self.refused is None and self.llm is None:
+            try:
+                self.llm = LLMScenarioReader()
+            except ConfigurationError as err:
+                self.refused = str(err)
+        if self.llm is None:
+            raise BeliefGraphError(
+                f"no recorded parse for story {item.meta['story_id']!r} (parses.jsonl beside "
+                f"the data) and no LLM to read it, so it is not answered: {self.refused}"
+            )
+        return self.llm.read(item)
+
+
+@benchmarks.register("simpletom")
+def make_simpletom() -> Benchmark:
+    """The SimpleToM adapter."""
+    read = _Reader()
+
+    def build(item: Item) -> BeliefGraph:
+        return read(item).graph(item.story)
+
+    def answer(item: Item, graph: BeliefGraph) -> ItemResult:
+        return _answer(item, graph, read(item))
+
+    return Benchmark(
+        name="simpletom",
+        load=load_simpletom,
+        build=build,
+        answer=answer,
+        breakdowns=("question_type", "scenario"),
+        metrics={
+            "all_three_correct": lambda rs: simpletom_report(rs, strict=False).all_three,
+            "first_failure_mental_state": lambda rs: _share(rs, "mental_state"),
+            "first_failure_behavior": lambda rs: _share(rs, "behavior"),
+            "first_failure_judgment": lambda rs: _share(rs, "judgment"),
+            "contradictions": lambda rs: float(
+                len(simpletom_report(rs, strict=False).contradictions)
+            ),
+            "sibling_disagreements": lambda rs: float(
+                len(simpletom_report(rs, strict=False).sibling_disagreements)
+            ),
+        },
+        story_key=lambda item: item.story,
+    )
+
+
+def _share(results: Sequence[ItemResult], step: str) -> float:
+    report = simpletom_report(results, strict=False)
+    return report.first_failure.get(step, 0) / report.stories if report.stories else 0.0
+
+
+def run_items(items: Sequence[Item]) -> list[ItemResult]:
+    """Answer ``items`` with the adapter (each story tracked once), as the harness does."""
+    from .harness import _answer as answer_one
+    from .harness import _build
+
+    bench = make_simpletom()
+    graphs: dict[str, Any] = {}
+    out = []
+    for item in items:
+        key = bench.story_key(item)
+        if key not in graphs:
+            graphs[key] = _build(bench, item)
+        out.append(answer_one(bench, item, graphs[key]))
+    return out
+
+
+# -- the report -----------------------------------------------------------------------------------
+class SimpleToMReport(BeliefModel):
+    """The paper's figures, and the consistency checks."""
+
+    stories: int
+    """Stories with all three questions answered or attempted."""
+    by_question_type: dict[str, float]
+    by_scenario: dict[str, dict[str, float]]
+    """Scenario -> question type -> accuracy."""
+    all_three: float
+    """Share of stories with all three answers right."""
+    first_failure: dict[str, int]
+    """Fig. 3: where each story first fails (mental_state, behavior, judgment, all_correct)."""
+    contradictions: tuple[str, ...]
+    """Stories whose answers imply different awareness of Person X (must be empty)."""
+    sibling_disagreements: tuple[str, ...]
+    """core_ids whose severity siblings were answered differently."""
+
+
+def simpletom_report(results: Sequence[ItemResult], *, strict: bool = True) -> SimpleToMReport:
+    """Per question type and scenario, all-three-right, first failure, and consistency.
+
+    Raises
+    ------
+    InconsistentAnswersError
+        With ``strict``, when the answers of a story contradict each other.
+    """
+    by_story: dict[str, dict[str, ItemResult]] = defaultdict(dict)
+    for r in results:
+        m = _ID.match(r.id)
+        if m:
+            by_story[f"{m['core']}_sev{m['sev']}"][m["qt"]] = r
+    acc: dict[str, list[bool]] = defaultdict(list)
+    scen: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for r in results:
+        qt = r.breakdown.get("question_type", "?")
+        acc[qt].append(r.correct)
+        scen[r.breakdown.get("scenario", "?")][qt].append(r.correct)
+    first: dict[str, int] = defaultdict(int)
+    complete = 0
+    contradictions = []
+    for sid, qs in sorted(by_story.items()):
+        if len(qs) == 3:
+            complete += 1
+            failed = next((QUESTION_TYPES[q] for q in _ORDER if not qs[q].correct), "all_correct")
+            first[failed] += 1
+        implied = {r.breakdown.get("implies") for r in qs.values() if r.prediction is not None}
+        if len(implied) > 1:
+            contradictions.append(f"{sid}: {sorted(str(i) for i in implied)}")
+    siblings: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for sid, qs in by_story.items():
+        core = sid.rsplit("_sev", 1)[0]
+        for q, r in qs.items():
+            if r.prediction is not None:
+                siblings[core][q].add(r.breakdown.get("implies", "?"))
+    disagree = tuple(
+        core for core, qs in sorted(siblings.items()) if any(len(v) > 1 for v in qs.values())
+    )
+    report = SimpleToMReport(
+        stories=complete,
+        by_question_type={k: sum(v) / len(v) for k, v in sorted(acc.items())},
+        by_scenario={
+            s: {k: sum(v) / len(v) for k, v in sorted(d.items())} for s, d in sorted(scen.items())
+        },
+        all_three=first.get("all_correct", 0) / complete if complete else 0.0,
+        first_failure=dict(first),
+        contradictions=tuple(contradictions),
+        sibling_disagreements=disagree,
+    )
+    if strict and report.contradictions:
+        raise InconsistentAnswersError(
+            "answers of one story contradict each other: " + "; ".join(report.contradictions)
+        )
+    return report
+
+
+# -- controls -------------------------------------------------------------------------------------
+def aware_variant(items: Sequence[Item], parse: ScenarioParse) -> list[Item]:
+    """The aware control of one story: its access sentence appended, every gold flipped.
+
+    Ids become ``{core_id}-aware_sev{n}_{type}``; each item carries the variant's parse.
+
+    Raises
+    ------
+    BeliefGraphError
+        When the parse has no access sentence or no aware-typed option.
+    """
+    if parse.access is None:
+        raise BeliefGraphError(f"the parse of {parse.id} has no access sentence")
+    core, sev = parse.id.rsplit("_sev", 1)
+    sid = f"{core}-aware_sev{sev}"
+    events = list(parse.events)
+    out: list[Item] = []
+    for item in items:
+        story = f"{item.story.rstrip()} {parse.access.sentence}"
+        offset = len(split_sentences(item.story))
+        shifted = [
+            e.model_copy(update={"sentence": e.sentence + offset}) for e in parse.access.events
+        ]
+        variant = parse.model_copy(
+            update={"id": sid, "events": tuple(events + shifted), "access": None}
+        )
+        qtype = item.meta["question_type"]
+        if qtype == "mental_state":
+            gold = "Yes"
+        elif qtype == "behavior":
+            aware = [o.text for o in parse.options if o.needs == "aware"]
+            if not aware:
+                raise BeliefGraphError(f"the parse of {parse.id} types no option as aware")
+            gold = next(c for c in item.choices if normalise(c) == normalise(aware[0]))
+        else:
+            gold = "Not reasonable"
+        label = _label(item, gold)
+        qt = item.id.rsplit("_", 1)[1]
+        meta = {
+            **item.meta,
+            "story_id": sid,
+            "core_id": f"{core}-aware",
+            "parse": variant.model_dump(mode="json"),
+        }
+        out.append(
+            item.model_copy(
+                update={"id": f"{sid}_{qt}", "story": story, "answer": label, "meta": meta}
+            )
+        )
+    return out
+
+
+def aware_controls(items: Sequence[Item]) -> list[Item]:
+    """The aware variant of every story whose parse has an access sentence."""
+    groups: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        groups[item.meta["story_id"]].append(item)
+    out: list[Item] = []
+    for group in groups.values():
+        if "parse" not in group[0].meta:
+            continue
+        parse = ScenarioParse.model_validate(group[0].meta["parse"])
+        if parse.access is not None:
+            out.extend(aware_variant(group, parse))
+    return out
+
+
+def write_simpletom(items: Sequence[Item], folder: Path) -> None:
+    """Write ``items`` as released QA JSONL (one file per config) plus ``parses.jsonl``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files: dict[str, list[str]] = defaultdict(list)
+    parses: dict[str, str] = {}
+    for item in items:
+        record = {
+            "id": item.id,
+            "story": item.story,
+            "question": item.question,
+            "scenario_name": item.meta.get("scenario", "?"),
+            "choices": {"text": list(item.choices), "label": list(item.meta["labels"])},
+            "answerKey": item.answer,
+        }
+        files[CONFIGS[item.meta["question_type"]]].append(json.dumps(record, ensure_ascii=False))
+        if "parse" in item.meta:
+            parses[item.meta["story_id"]] = json.dumps(item.meta["parse"], ensure_ascii=False)
+    for name, lines in files.items():
+        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if parses:
+        (folder / "parses.jsonl").write_text("\n".join(parses.values()) + "\n", encoding="utf-8")
