@@ -9,8 +9,10 @@ True
 from . import (  # noqa: F401
     bigtom,
     commet,
+    hitom,
     opentom,
     simpletom,
+    tombench,
     tomi,
 )
 from .benchmark import Benchmark, benchmarks

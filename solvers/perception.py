@@ -363,7 +363,9 @@ class _Replay:
                     reveals.append(self._reveal(p))
                 else:
                     self._set(p, changed)
-                    if p.subject in self.rooms:  # a fact about someone is known to them
+                    # A fact about someone is known to them; whether others see it (a bag
+                    # in hand, a bite under a shirt) is for the parse to say (perceivers).
+                    if p.subject in self.rooms:
                         perceivers = {p.subject}
                     reveals.append(self._reveal(p))
         if e.perceivers is not None:  # the parser knew better

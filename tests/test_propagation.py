@@ -18,12 +18,27 @@ def _graphs(events: list[Event]):
 
 
 @_SETTINGS
-@given(event_sequences())
+@given(event_sequences(tells=False))
 def test_witness_of_everything_believes_the_truth(events: list[Event]) -> None:
+    _assert_witnesses_believe_truth(events, stayed=False)
+
+
+@_SETTINGS
+@given(event_sequences())
+def test_witness_who_never_left_is_not_talked_out_of_the_truth(events: list[Event]) -> None:
+    # With tellings, seeing every event is not enough: a speaker who stayed in the room after
+    # the hearer left may know better. One who never left has nothing newer to learn.
+    _assert_witnesses_believe_truth(events, stayed=True)
+
+
+def _assert_witnesses_believe_truth(events: list[Event], *, stayed: bool) -> None:
     for graph in _graphs(events):
         world = graph.world()
         for actor in graph.actors:
-            if not all(actor in s.perceivers for s in graph.timeline.steps):
+            steps = graph.timeline.steps
+            if not all(actor in s.perceivers for s in steps):
+                continue
+            if stayed and not all(s.rooms.get(actor) is not None for s in steps):
                 continue
             for obj in OBJECTS:
                 if (obj, "in") not in world:

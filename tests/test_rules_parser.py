@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 import warnings
 from pathlib import Path
 
@@ -162,18 +161,6 @@ def test_tomi_every_sentence_parses(tomi):
     for text in tomi:
         story = parser.parse(text)  # strict: raises on any unread sentence
         assert all(s.parsed for s in story.sentences)
-
-
-@pytest.mark.slow
-def test_thousand_distinct_tomi_stories_parse_fast(tomi):
-    parser = RulesParser()
-    parser.parse("Ella entered the garage.")  # builds the spaCy pipeline
-    stories = list(dict.fromkeys(tomi))  # the 999 distinct stories of the train split
-    RulesParser.cache_clear()
-    start = time.perf_counter()
-    for text in stories:
-        parser.parse(text)
-    assert len(stories) > 900 and time.perf_counter() - start < 3.0
 
 
 # -- Hi-ToM --------------------------------------------------------------------------------

@@ -1,0 +1,316 @@
+"""ToMBench (Chen et al., 2024): 20 bilingual multiple-choice tasks, one JSONL file per task.
+
+The loader keeps the English fields (``STORY``, ``QUESTION``, ``OPTION-A`` .. ``OPTION-D``)
+and the gold letter; the options are the non-null ones in order (C and D are ``NaN`` in
+two-option items), each with its letter in ``meta["letters"]``. Breakdowns: the record's
+``ABILITY`` and its task file.
+
+Only the False Belief Task is answered offline: its stories (location and content false
+beliefs, first and second order) are read by the rules parser with the default perception
+model (closed containers) and the ``default`` trust policy, and the question's answer is
+mapped to an option with ``match_choice``. The other 19 tasks need a parser that reads free
+narrative: their items are reported unanswered, with the reason, without parsing anything.
+
+The English fields were translated from the Chinese ones, and the translation varies within a
+story. Before asking, the answerer reads a question the way its story is written:
+
+- a trailing "... after X returns to the R?" becomes the lead-in "After X returns to the R, ...";
+- a holder named differently from the story ("Xiaogang" / "Xiao Gang", "Lilei" / "Li Lei",
+  or a calque such as "Xiao Red" for "Xiao Hong") is renamed to the story's actor;
+- an object the story never names ("jacket" where the story says "coat") is read as the
+  story's only object, when it has exactly one.
+
+An answer that matches no option exactly is matched to the one option whose words contain it
+or are contained in it ("storage locker" -> "Locker", "ruler" -> "Plate and ruler").
+Every rewrite is listed in the item's explanation. Contradicted labels are classified:
+``gold option not in the story`` (the option names a thing the English story never mentions: a
+translation mismatch) or ``unexplained``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from beliefgraph.api import track
+from beliefgraph.errors import DataFormatError, UnsupportedQuestionError
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import Answer
+from beliefgraph.questions import read_question
+
+from .benchmark import Benchmark, benchmarks
+from .choices import match_choice, normalise
+from .item import Item, ItemResult
+
+__all__ = ["OFFLINE_TASKS", "load_tombench", "make_tombench", "parse_record"]
+
+OFFLINE_TASKS = frozenset({"False Belief Task"})
+"""The task files whose stories the offline rules parser reads."""
+
+NOT_IN_STORY = "gold option not in the story"
+UNEXPLAINED = "unexplained"
+
+_STORY, _QUESTION = "STORY", "QUESTION"
+_ANSWER, _ABILITY, _INDEX = "答案\nANSWER", "能力\nABILITY", "序号\nINDEX"
+_LETTERS = "ABCD"
+_GOLD = re.compile(r"^\s*([A-D])(?:[.．、:)]\s*)?$")
+_PREFIX = re.compile(r"^([A-D])[.．、]\s*")
+
+
+def parse_record(line: str) -> dict[str, Any]:
+    """Decode one JSONL line, reading bare ``NaN`` / ``Infinity`` tokens as null.
+
+    Raises ``ValueError`` for a line that is not a JSON object.
+
+    Examples
+    --------
+    >>> parse_record('{"OPTION-C": NaN, "QUESTION": "Is NaN a word?"}')
+    {'OPTION-C': None, 'QUESTION': 'Is NaN a word?'}
+    """
+    record = json.loads(line, parse_constant=lambda _name: None)
+    if not isinstance(record, dict):
+        raise ValueError(f"expected a JSON object, got {type(record).__name__}")
+    return record
+
+
+def load_tombench(path: Path) -> list[Item]:
+    """Read one ToMBench task file, or every ``.jsonl`` file in a folder, into items.
+
+    Ids are ``<file stem>:<line>:<INDEX>`` (``INDEX`` restarts with every story, so the line
+    makes the id unique). ``meta`` holds ``task`` (the file stem), ``ability``, ``index``,
+    ``letters`` (the letter of each kept option), ``file`` and ``line``.
+
+    Raises
+    ------
+    DataFormatError
+        For a folder without ``.jsonl`` files, or a line that is not a JSON object, lacks the
+        story, question, options A/B or answer, or has an answer that is not the letter of a
+        present option (naming the file and line).
+    """
+    if path.is_dir():
+        files = sorted(path.glob("*.jsonl"))
+        if not files:
+            raise DataFormatError(f"{path}: no ToMBench .jsonl files in this folder")
+        return [item for f in files for item in load_tombench(f)]
+    items: list[Item] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = parse_record(raw)
+                items.append(_item(record, path, lineno))
+            except (ValueError, KeyError, TypeError) as err:
+                raise DataFormatError(f"{path}:{lineno}: {err}") from None
+    return items
+
+
+def _item(record: dict[str, Any], path: Path, lineno: int) -> Item:
+    for key in (_STORY, _QUESTION):
+        if not isinstance(record.get(key), str) or not record[key].strip():
+            raise ValueError(f"missing or empty field {key!r}")
+    letters, choices = [], []
+    for letter in _LETTERS:
+        option = record.get(f"OPTION-{letter}")
+        if option is None:
+            continue
+        if not isinstance(option, str):
+            raise ValueError(f"OPTION-{letter} should be text or NaN, got {option!r}")
+        if (m := _PREFIX.match(option)) and m[1] == letter:
+            option = option[m.end() :]  # "A. Yes" -> "Yes"
+        letters.append(letter)
+        choices.append(option.strip())
+    if letters[:2] != ["A", "B"]:
+        raise ValueError("options A and B are required")
+    gold = record.get(_ANSWER)
+    m = _GOLD.match(gold) if isinstance(gold, str) else None
+    if m is None or m[1] not in letters:
+        raise ValueError(f"the answer {gold!r} is not the letter of a present option {letters}")
+    index = record.get(_INDEX)
+    ability = record.get(_ABILITY)
+    meta = {
+        "task": path.stem,
+        "ability": ability.strip() if isinstance(ability, str) else "unknown",
+        "index": index,
+        "letters": tuple(letters),
+        "file": path.name,
+        "line": lineno,
+    }
+    return Item(
+        id=f"{path.stem}:{lineno}:{index}",
+        story=record[_STORY].strip(),
+        question=record[_QUESTION].strip(),
+        choices=tuple(choices),
+        answer=m[1],
+        meta=meta,
+    )
+
+
+# -- building and answering ------------------------------------------------------------------
+def _build(item: Item) -> BeliefGraph:
+    task = item.meta.get("task")
+    if task not in OFFLINE_TASKS:
+        raise UnsupportedQuestionError(
+            f"ToMBench task {task!r} ({item.meta.get('ability')}) is not answered offline: the "
+            "rules parser reads the False Belief Task's stories only; use an LLM parser"
+        )
+    return track(item.story, strict=False)
+
+
+def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
+    answer, notes = _ask(graph, item.question)
+    index, how = _match(answer.value, item.choices)
+    letters: tuple[str, ...] = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
+    prediction = letters[index] if index is not None else None
+    explanation = (*notes, *answer.explanation)
+    if how:
+        explanation = (*explanation, how)
+    correct = prediction == item.answer
+    disagreement = None
+    if prediction is None:
+        explanation = (*explanation, f"{answer.value!r} is none of the options {item.choices}.")
+    if not correct and answer.value is not None:
+        disagreement = _classify(item)
+    return ItemResult(
+        id=item.id,
+        gold=item.answer,
+        prediction=prediction,
+        correct=correct,
+        explanation=explanation,
+        breakdown={
+            "ability": str(item.meta.get("ability", "unknown")),
+            "task": str(item.meta.get("task", "unknown")),
+        },
+        supported=True if correct else (False if disagreement == NOT_IN_STORY else None),
+        disagreement=disagreement,
+    )
+
+
+def _ask(graph: BeliefGraph, question: str) -> tuple[Answer, tuple[str, ...]]:
+    """Ask ``question`` as the story words it; the notes list every rewrite."""
+    notes: list[str] = []
+    q = _lead_in_first(question)
+    q = _rename_holders(q, graph)
+    try:
+        answer = graph.ask(q)
+    except UnsupportedQuestionError:
+        renamed = _rename_object(q, graph)
+        if renamed is None:
+            raise
+        q = renamed
+        answer = graph.ask(q)
+    if q != question:
+        notes.append(f"Read the question as {q!r}.")
+    return answer, tuple(notes)
+
+
+_TRAILING_AFTER = re.compile(
+    r"^(?P<main>(?:where|what)\b.+?),?\s+after\s+(?P<clause>[A-Z].+?)\s*\?*$", re.I
+)
+
+
+def _lead_in_first(question: str) -> str:
+    """ "Where does A look for X after B returns?" -> "After B returns, where does A look for X?"
+
+    Examples
+    --------
+    >>> _lead_in_first("Where does Youyou look for the button after Li Lei returns?")
+    'After Li Lei returns, where does Youyou look for the button?'
+    """
+    m = _TRAILING_AFTER.match(question.strip())
+    if m is None or question.strip().lower().startswith("after "):
+        return question
+    main = m["main"][0].lower() + m["main"][1:]
+    return f"After {m['clause']}, {main}?"
+
+
+_CALQUES = {"red": "hong", "north": "bei"}
+"""English renderings of name syllables in ToMBench's translation (小红 "Xiao Red")."""
+_CAPITALISED_RUN = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
+
+
+def _name_key(name: str) -> str:
+    return "".join(_CALQUES.get(w, w) for w in re.split(r"[\s-]+", name.strip().lower()))
+
+
+def _rename_holders(question: str, graph: BeliefGraph) -> str:
+    """Rename spellings of the story's actors in ``question`` to the story's own."""
+    actors = {_name_key(a): a for a in graph.actors}
+
+    def rename(m: re.Match[str]) -> str:
+        words = m[0].replace("-", " - ").split(" ")
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                actor = actors.get(_name_key(" ".join(words[i:j])))
+                if actor is not None:
+                    out.append(actor)
+                    i = j
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return " ".join(out).replace(" - ", "-")
+
+    return _CAPITALISED_RUN.sub(rename, question)
+
+
+def _rename_object(question: str, graph: BeliefGraph) -> str | None:
+    """Replace an object the story never names by the story's only object, if it has one."""
+    try:
+        target = read_question(question).target
+    except UnsupportedQuestionError:
+        return None
+    objects = {e.name for e in graph.story.entities if e.kind == "object"}
+    if len(objects) != 1:
+        return None
+    (only,) = objects
+    if normalise(only) == normalise(target):
+        return None
+    renamed = re.sub(rf"\b{re.escape(target)}\b", only, question, count=1)
+    return renamed if renamed != question else None
+
+
+def _match(value: str | None, choices: tuple[str, ...]) -> tuple[int | None, str | None]:
+    """The option naming ``value``: exactly, else the only one sharing all words one way."""
+    index = match_choice(value, choices)
+    if index is not None or value is None:
+        return index, None
+    words = set(normalise(value).split())
+    near = [
+        i
+        for i, c in enumerate(choices)
+        if (opt := set(normalise(c).split())) and (opt <= words or words <= opt)
+    ]
+    if len(near) != 1:
+        return None, None
+    return near[0], f"{value!r} matched to the option {choices[near[0]]!r} by its words."
+
+
+def _classify(item: Item) -> str:
+    """Name the way a label departs from the story."""
+    gold = item.choices[tuple(item.meta.get("letters", _LETTERS)).index(item.answer)]
+    story = {normalise(w) for w in re.findall(r"[A-Za-z]+", item.story)}
+    if not all(normalise(w) in story for w in re.findall(r"[A-Za-z]+", gold)):
+        return NOT_IN_STORY
+    return UNEXPLAINED
+
+
+def _story_key(item: Item) -> str:
+    return f"{item.meta.get('task')}\n{item.story}"
+
+
+@benchmarks.register("tombench")
+def make_tombench() -> Benchmark:
+    """The ToMBench adapter."""
+    return Benchmark(
+        name="tombench",
+        load=load_tombench,
+        build=_build,
+        answer=_answer,
+        breakdowns=("ability", "task"),
+        story_key=_story_key,
+    )

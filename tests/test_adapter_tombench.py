@@ -1,0 +1,178 @@
+"""The ToMBench adapter: loading the JSONL release, the offline False Belief path, the rest."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from beliefgraph import DataFormatError, UnknownNameError
+from beliefgraph.adapters import evaluate, load
+from beliefgraph.adapters.tombench import parse_record
+
+FB = "False Belief Task.jsonl"
+
+LINE = {
+    "能力\nABILITY": "Belief: Location false beliefs",
+    "序号\nINDEX": 1,
+    "故事": "...",
+    "STORY": (
+        "Sally and Anne are in the room, they see a basket and a box, they find a ball in the "
+        "basket, Sally leaves the room, Anne moves the ball to the box."
+    ),
+    "QUESTION": "After Sally returns to the room, where does Sally look for the ball?",
+    "OPTION-A": "Box",
+    "OPTION-B": "Basket",
+    "OPTION-C": "Drawer",
+    "OPTION-D": "Cabinet",
+    "答案\nANSWER": "B",
+}
+
+
+def _data(benchmarks: Path) -> Path:
+    path = benchmarks / "tombench" / "data"
+    if not (path / FB).is_file():
+        pytest.skip(f"{path / FB} not found")
+    return path
+
+
+def _write(tmp_path: Path, lines: list[str], name: str = "Mini Task.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _with(**change: object) -> str:
+    return json.dumps({**LINE, **change}, ensure_ascii=False)
+
+
+# -- loading ---------------------------------------------------------------------------------
+def test_release_folder_loads(benchmarks: Path) -> None:
+    items = load("tombench", _data(benchmarks))
+    assert len(items) == 1827
+    assert len({i.id for i in items}) == 1827
+    assert Counter(i.meta["task"] for i in items)["False Belief Task"] == 354
+    assert len({i.meta["task"] for i in items}) == 20
+    two = [i for i in items if len(i.choices) == 2]  # NaN options C and D
+    assert len(two) == 296 and all(i.meta["letters"] == ("A", "B") for i in two)
+    assert all(i.answer in i.meta["letters"] for i in items)
+    assert not any(c.startswith(("A. ", "B. ")) for i in items for c in i.choices)
+
+
+def test_answer_with_trailing_dot_is_a_letter(benchmarks: Path) -> None:
+    items = load("tombench", _data(benchmarks) / "Knowledge-Attention Links.jsonl")
+    raw = [
+        json.loads(x)
+        for x in (_data(benchmarks) / "Knowledge-Attention Links.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        if x.strip()
+    ]
+    assert "A. " in [r["答案\nANSWER"] for r in raw]
+    assert {i.answer for i in items} <= {"A", "B", "C", "D"}
+
+
+def test_one_file_ids_and_meta(benchmarks: Path) -> None:
+    items = load("tombench", _data(benchmarks) / FB)
+    first = items[0]
+    assert first.id == "False Belief Task:1:1"
+    assert first.meta["ability"] == "Belief: Location false beliefs"
+    assert first.choices == ("Backpack", "Suitcase", "Storage locker", "Cabinet")
+    assert first.answer == "C"
+
+
+def test_nan_tokens_are_null_outside_strings_only() -> None:
+    record = parse_record('{"OPTION-C": NaN, "OPTION-D": NaN, "STORY": "NaN is a word"}')
+    assert record == {"OPTION-C": None, "OPTION-D": None, "STORY": "NaN is a word"}
+
+
+def test_nan_options_and_dotted_answer(tmp_path: Path) -> None:
+    line = _with(**{"答案\nANSWER": "A. "}).replace('"Drawer"', "NaN").replace('"Cabinet"', "NaN")
+    (item,) = load("tombench", _write(tmp_path, [line]))
+    assert item.choices == ("Box", "Basket") and item.answer == "A"
+    assert item.id == "Mini Task:1:1" and item.meta["task"] == "Mini Task"
+
+
+def test_answer_of_a_missing_option_is_malformed(tmp_path: Path) -> None:
+    line = _with(**{"答案\nANSWER": "D"}).replace('"Cabinet"', "NaN")
+    with pytest.raises(DataFormatError, match=r"Mini Task\.jsonl:2: the answer 'D'"):
+        load("tombench", _write(tmp_path, [_with(), line]))
+
+
+def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, [_with(), "", _with()[:-5]])
+    with pytest.raises(DataFormatError, match=r"Mini Task\.jsonl:3:"):
+        load("tombench", path)
+
+
+def test_missing_story_is_malformed(tmp_path: Path) -> None:
+    with pytest.raises(DataFormatError, match=r":1: missing or empty field 'STORY'"):
+        load("tombench", _write(tmp_path, [_with(STORY="")]))
+
+
+def test_missing_file_and_empty_folder(tmp_path: Path) -> None:
+    with pytest.raises(DataFormatError, match="no such file"):
+        load("tombench", tmp_path / "nope.jsonl")
+    with pytest.raises(DataFormatError, match=r"no ToMBench \.jsonl files"):
+        load("tombench", tmp_path)
+
+
+def test_unknown_benchmark(tmp_path: Path) -> None:
+    with pytest.raises(UnknownNameError, match="unknown benchmark 'tom-bench'"):
+        load("tom-bench", _write(tmp_path, [_with()]))
+
+
+# -- scoring ---------------------------------------------------------------------------------
+def test_other_tasks_are_unanswered_without_parsing(tmp_path: Path) -> None:
+    result = evaluate("tombench", _write(tmp_path, [_with()], name="Hinting Task Test.jsonl"))
+    (r,) = result.results
+    assert r.prediction is None and not r.correct
+    assert "not answered offline" in r.explanation[0]
+    assert r.breakdown == {"ability": "Belief: Location false beliefs", "task": "Hinting Task Test"}
+    assert result.parse_coverage == 0.0
+
+
+def test_false_belief_toy_story(tmp_path: Path) -> None:
+    result = evaluate("tombench", _write(tmp_path, [_with()], name=FB))
+    (r,) = result.results
+    assert r.correct and r.prediction == "B"
+
+
+def test_false_belief_slice(benchmarks: Path) -> None:
+    # the first 12 stories (location false beliefs, first and second order)
+    result = evaluate("tombench", _data(benchmarks) / FB, limit=72)
+    assert result.n == 72 and result.answered == 72 and result.parse_coverage == 1.0
+    assert sum(r.correct for r in result.results) == 71
+    (wrong,) = [r for r in result.results if not r.correct]
+    # 箱子 is "box" in the story and "Chest" in the options (the translation varies)
+    assert wrong.id == "False Belief Task:72:6" and wrong.gold == "C" and wrong.prediction == "A"
+    assert wrong.disagreement == "gold option not in the story"
+    assert set(result.by()["ability"]) >= {"Belief: Location false beliefs"}
+
+
+def _fb_lines(benchmarks: Path, *needles: str) -> list[str]:
+    text = (_data(benchmarks) / FB).read_text(encoding="utf-8")
+    return [x for x in text.splitlines() if any(n in x for n in needles)]
+
+
+def test_translation_variants_are_read_as_the_story_words_them(
+    benchmarks: Path, tmp_path: Path
+) -> None:
+    lines = _fb_lines(
+        benchmarks,
+        "after Li Lei returns to the classroom",  # trailing lead-in
+        "Where does Xiaoli look for the sponge",  # Xiaoli / Xiao Li
+        "After Xiao North returns to the bank, where does Xiao Red",  # Xiao Red / Xiao Hong
+        "where does Xiao Wang look for the jacket",  # jacket / coat
+        "where does Han Mei Mei look for the pineapple",  # storage locker / Locker
+        "what does Xiao Hong expect to find inside the briefcase",  # ruler / Plate ruler
+    )
+    assert len(lines) == 6
+    result = evaluate("tombench", _write(tmp_path, lines, name=FB))
+    assert [r.correct for r in result.results] == [True] * 6
+    notes = [r.explanation[0] for r in result.results]
+    assert any("After Li Lei returns to the classroom, where does Youyou" in n for n in notes)
+    assert any("where does Xiao Hong look for the scarf" in n for n in notes)
+    assert any("where does Xiao Wang look for the coat" in n for n in notes)
