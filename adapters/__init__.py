@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     bigtom,
     commet,
     hitom,
+    omnitom,
     opentom,
     simpletom,
     tombench,

@@ -95,6 +95,15 @@ def _access(
     sharing = {
         a for a in witnesses if (b := propagator.at((a,), var, when)) and b.value == seg.value
     }
+    # A belief about where another actor is, or what they did, is not shared with that actor
+    # by their being there: the others present are who could hold it too (OmniToM App. E).
+    about = seg.proposition.subject
+    if about in cast and about not in chain and seg.proposition.content_type in _ABOUT_ACTORS:
+        sharing.discard(about)
+        cast = cast - {about}
     if len(chain) >= 2 or len(sharing) <= 1:
         return "Private"
     return "Public" if sharing >= cast else "Shared"
+
+
+_ABOUT_ACTORS = frozenset({"Location", "Action/Event"})

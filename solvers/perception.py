@@ -140,6 +140,7 @@ class _Replay:
         self.open: set[str] = set()
         self.props: dict[Variable, Proposition] = {}
         self.anchors = _anchor_rooms(story, self.rooms, model.scene)
+        self.placed: list[str] = []
 
     def run(self) -> Timeline:
         steps = [self._step(e) for e in self.story.events]
@@ -152,6 +153,7 @@ class _Replay:
     def _room_of_container(self, container: str, fallback: str | None) -> str | None:
         if container not in self.container_rooms and fallback is not None:
             self.container_rooms[container] = fallback
+            self.placed.append(container)  # "there is a box in the room", seen by those there
         return self.container_rooms.get(container, fallback)
 
     def _actor_room(self, e: Event) -> str | None:
@@ -313,11 +315,7 @@ class _Replay:
                         self._set(p, changed)
                         reveals.append(self._reveal(p))
                 elif e.obj is not None:
-                    where = self._room_of_container(e.obj, room)
-                    if where is not None:  # "they see a cabinet": it is in this room
-                        there = _located(e.obj, where)
-                        self._set(there, changed)
-                        reveals.append(self._reveal(there))
+                    self._room_of_container(e.obj, room)  # "they see a cabinet"
                     if e.obj in self.labels:
                         reveals.append(self._reveal(self.labels[e.obj], "default"))
         elif kind == "tell":
@@ -368,6 +366,11 @@ class _Replay:
                     if p.subject in self.rooms:
                         perceivers = {p.subject}
                     reveals.append(self._reveal(p))
+        for container in self.placed:
+            there = _located(container, self.container_rooms[container])
+            self._set(there, changed)
+            reveals.append(self._reveal(there))
+        self.placed.clear()
         if e.perceivers is not None:  # the parser knew better
             perceivers = set(e.perceivers)
         update: dict[str, object] = {"perceivers": tuple(sorted(perceivers))}

@@ -43,7 +43,10 @@ def eval_command(
         )
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{bench}", total=total)
-            result = evaluate(bench, data, limit=limit, on_item=lambda _: progress.advance(task))
+            settings = {"stage": stage} if stage is not None else {}
+            result = evaluate(
+                bench, data, limit=limit, on_item=lambda _: progress.advance(task), **settings
+            )
         console.print(summary_table(result))
         if out is not None:
             result.write_traces(out)

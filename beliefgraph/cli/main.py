@@ -3,6 +3,7 @@
 import typer
 
 from .eval import eval_command
+from .omnitom import omnitom_command
 from .show import show_command
 from .track import track_command
 
@@ -18,6 +19,7 @@ app = typer.Typer(
 app.command("track")(track_command)
 app.command("eval")(eval_command)
 app.command("show")(show_command)
+app.command("omnitom")(omnitom_command)
 
 
 @app.callback()

