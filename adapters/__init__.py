@@ -9,10 +9,12 @@ True
 from . import (  # noqa: F401
     bigtom,
     commet,
+    dialtom,
     hitom,
     omnitom,
     opentom,
     simpletom,
+    tomato,
     tombench,
     tomi,
 )

@@ -2,9 +2,10 @@
 
 from .perception import PerceptionModel, Reveal, Step, Timeline, simulate
 from .propagation import Propagator, Segment, normalise_chain
-from .trust import ExitOrderTrust, FresherEvidenceTrust, TrustPolicy
+from .trust import EdgeTrust, ExitOrderTrust, FresherEvidenceTrust, TrustPolicy
 
 __all__ = [
+    "EdgeTrust",
     "ExitOrderTrust",
     "FresherEvidenceTrust",
     "PerceptionModel",

@@ -1,13 +1,15 @@
 """Trust policies: whether a hearer adopts what a speaker tells them.
 
 A policy is a small pydantic object with one method, ``weigh``, registered under a name in
-``beliefgraph.registry.trust_policies`` so a run can be rebuilt from its settings. Two ship:
+``beliefgraph.registry.trust_policies`` so a run can be rebuilt from its settings. Three ship:
 
 - ``default`` (``beliefgraph.trust.fresher_evidence.v1``): a hearer believes a speaker unless
   the claim contradicts what the hearer perceived and the speaker had no chance to see
   anything newer: since the hearer's last look, the speaker was never in the object's room
   while the hearer was away from it. A claim that only repeats, or replaces hearsay, is
   believed.
+- ``dialogue`` (``beliefgraph.trust.dialogue_edge.v1``): a hearer weighs a claim by its trust
+  edge toward the speaker in force at the time (DialToM's recipient → initiator edge).
 - ``hitom`` (``beliefgraph.trust.hitom_exit_order.v1``): Hi-ToM's stated rule, an agent trusts
   a teller who left the room later than itself and distrusts one who left earlier; a telling
   updates only orders 1 and 2, and only hearers model hearers' adoption when they are the
@@ -20,14 +22,14 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from pydantic import Field
 
-from beliefgraph.models import BeliefModel, Event, Proposition
+from beliefgraph.models import BeliefModel, Event, Proposition, TrustEdge
 from beliefgraph.registry import trust_policies
 
 if TYPE_CHECKING:
     from .perception import Timeline
     from .propagation import Segment
 
-__all__ = ["ExitOrderTrust", "FresherEvidenceTrust", "TrustPolicy"]
+__all__ = ["EdgeTrust", "ExitOrderTrust", "FresherEvidenceTrust", "TrustPolicy"]
 
 
 @runtime_checkable
@@ -140,3 +142,58 @@ def make_hitom_trust(**settings: object) -> ExitOrderTrust:
 
 trust_policies.register("beliefgraph.trust.fresher_evidence.v1", func=make_default_trust)
 trust_policies.register("beliefgraph.trust.hitom_exit_order.v1", func=make_hitom_trust)
+
+
+class EdgeTrust(BeliefModel):
+    """Trust policy: a hearer weighs a speaker's claim by the edge hearer → speaker in force.
+
+    Without an edge the hearer trusts at ``default``.
+
+    Examples
+    --------
+    >>> tell = Event(id=2, kind="tell", actors=("Ann",))
+    >>> p = EdgeTrust(edges=(TrustEdge(truster="Bob", trustee="Ann", weight=0.1),))
+    >>> p.weigh("Bob", "Ann", Proposition(content_type="Emotion", subject="Ann",
+    ...         relation="be", value="happy"), tell, None, None)
+    0.1
+    """
+
+    name: Literal["dialogue"] = "dialogue"
+    edges: tuple[TrustEdge, ...] = ()
+    """The dialogue's trust edges, any order."""
+    default: float = Field(default=1.0, ge=0.0, le=1.0)
+    """The trust of a hearer who has no edge toward the speaker."""
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Adopt a claim when the weight reaches this."""
+    max_depth: int | None = None
+    bystanders_model_hearers: bool = True
+
+    def edge(self, truster: str, trustee: str, at: int) -> TrustEdge | None:
+        """The edge truster → trustee in force at time ``at`` (the latest to start)."""
+        found = [
+            e
+            for e in self.edges
+            if e.truster == truster and e.trustee == trustee and e.holds_at(at)
+        ]
+        return max(found, key=lambda e: e.start) if found else None
+
+    def weigh(
+        self,
+        hearer: str,
+        speaker: str,
+        claim: Proposition,
+        tell: Event,
+        current: Segment | None,
+        timeline: Timeline | None = None,
+    ) -> float:
+        e = self.edge(hearer, speaker, tell.id)
+        return e.weight if e is not None else self.default
+
+
+@trust_policies.register("dialogue")
+def make_edge_trust(**settings: object) -> EdgeTrust:
+    """Build the dialogue trust policy from its settings (edges included)."""
+    return EdgeTrust.model_validate(settings)
+
+
+trust_policies.register("beliefgraph.trust.dialogue_edge.v1", func=make_edge_trust)

@@ -24,6 +24,7 @@ from .labels import (
 )
 from .proposition import Proposition
 from .story import ParsedStory, Sentence
+from .trust_edge import TRUST_LEVELS, TrustEdge, TrustLevel, trust_level
 
 __all__ = [
     "CONTENT_TYPES",
@@ -31,6 +32,7 @@ __all__ = [
     "KNOWLEDGE_ACCESS",
     "MENTAL_SOURCES",
     "REPRESENTATIONS",
+    "TRUST_LEVELS",
     "TRUTH_STATUSES",
     "Actor",
     "Answer",
@@ -48,5 +50,8 @@ __all__ = [
     "Proposition",
     "Representation",
     "Sentence",
+    "TrustEdge",
+    "TrustLevel",
     "TruthStatus",
+    "trust_level",
 ]
