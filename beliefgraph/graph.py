@@ -153,6 +153,23 @@ class BeliefGraph:
                 if all(a != b for a, b in itertools.pairwise(chain)):
                     yield chain
 
+    def possible(
+        self, holders: Iterable[str], query: Variable | str, *, at: int | None = None
+    ) -> tuple[Value | None, ...]:
+        """Every value the chain's picture of ``query`` can take at ``at`` (default: the end).
+
+        Decided by the z3 consistency solver, not by propagation's own reading, so truth
+        status Unknown comes from the solver. ``query`` is a variable or an object's name
+        (its location); ``None`` stands for a value the story never names.
+
+        See Also
+        --------
+        beliefgraph.solvers.possible
+        """
+        from beliefgraph.solvers.possible import possible
+
+        return possible(self, holders, query, at=at)
+
     def add_belief(self, belief: Belief) -> None:
         """Assert a belief by hand (a user's, or a gold table's); marked ``asserted``."""
         self.asserted.append(belief.model_copy(update={"asserted": True}))

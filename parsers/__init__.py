@@ -11,6 +11,7 @@ RulesParser(strict=False)
 
 from beliefgraph.registry import parsers
 
+from . import llm  # noqa: F401  (registers the "llm" and "auto" parsers)
 from .render import render
 from .rules import RulesParser
 

@@ -106,7 +106,7 @@ class Propagator:
             if var not in step.changed:
                 continue
             t = step.event.id
-            if segs:
+            if segs and segs[-1].end is None:  # one that already ended (an exit) stays ended
                 segs[-1] = replace(segs[-1], end=t)
             if var in step.world and prop is not None:
                 value = step.world[var]

@@ -75,7 +75,7 @@ def test_trace_that_does_not_match_is_an_error(tmp_path: Path) -> None:
 def test_missing_file_and_unknown_benchmark(tmp_path: Path) -> None:
     with pytest.raises(DataFormatError, match="no such file"):
         load("tomi", tmp_path / "absent.txt")
-    with pytest.raises(UnknownNameError, match="registered: .*tomi"):
+    with pytest.raises(UnknownNameError, match=r"registered: .*tomi"):
         load("no-such-bench", _tomi(tmp_path))
 
 

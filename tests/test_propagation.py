@@ -102,3 +102,18 @@ def test_every_belief_records_its_events(events: list[Event]) -> None:
         for b in graph.beliefs(max_order=3):
             assert b.provenance, b
             assert all(1 <= t <= graph.end for t in b.provenance)
+
+
+def test_an_exit_ends_the_world_fact_and_a_return_starts_a_new_one() -> None:
+    # Regression: the world segment that ended at the exit was stretched to the re-entry,
+    # so reality claimed Anna never left (found by the consistency checker).
+    trip = [
+        Event(id=1, kind="enter", actors=("Anna",), room="hall"),
+        Event(id=2, kind="exit", actors=("Anna",), room="hall"),
+        Event(id=3, kind="enter", actors=("Anna",), room="hall"),
+    ]
+    spans = [
+        (b.start, b.end)
+        for b in BeliefGraph(story_of(trip)).timeline_of((), variable=("Anna", "in"))
+    ]
+    assert spans == [(1, 2), (3, None)]

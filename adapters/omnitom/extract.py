@@ -110,17 +110,22 @@ def extract(
     world | Alice is in the room | 0
     world | Bob is in the room | 0
     world | There is an object in the box | 0
+    world | There is a box in the room | 0
     world | Bob leaves the room | 0
     world | Alice moves the object to the safe | 0
     world | The object is in the safe | 0
+    world | There is a safe in the room | 0
     Alice | Bob is in the room | 1
     Alice | The object is in the box | 1
+    Alice | There is a box in the room | 1
     Alice | Bob left the room | 1
     Alice | The object is in the safe | 1
+    Alice | There is a safe in the room | 1
     Alice | Bob thinks the object is in the box | 2
     Alice | Bob thinks Alice thinks the object is in the box | 3
     Bob | Alice is in the room | 1
     Bob | The object is in the box | 1
+    Bob | There is a box in the room | 1
     Bob | Alice thinks the object is in the box | 2
     Bob | Alice thinks Bob thinks the object is in the box | 3
     """

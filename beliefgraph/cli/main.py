@@ -2,6 +2,7 @@
 
 import typer
 
+from .check import check_command
 from .eval import eval_command
 from .omnitom import omnitom_command
 from .show import show_command
@@ -18,6 +19,7 @@ app = typer.Typer(
 )
 app.command("track")(track_command)
 app.command("eval")(eval_command)
+app.command("check")(check_command)
 app.command("show")(show_command)
 app.command("omnitom")(omnitom_command)
 

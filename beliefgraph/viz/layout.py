@@ -258,11 +258,13 @@ def _spans(graph: BeliefGraph, actor: str) -> tuple[Span, ...]:
 
 
 def _drawn_variables(graph: BeliefGraph, cast: list[str]) -> set[tuple[str, ...]]:
-    """Variables the lanes already show: where actors are, and what they did."""
+    """Variables the lanes already show: where actors and containers are, what was done."""
+    rooms = set(graph.timeline.container_rooms.values())
     return {
         var
         for var, p in graph.timeline.propositions.items()
-        if p.content_type == "Action/Event" or (p.relation == "in" and p.subject in cast)
+        if p.content_type == "Action/Event"
+        or (p.relation == "in" and (p.subject in cast or p.value in rooms))
     }
 
 

@@ -1,0 +1,79 @@
+"""The LLM parser's errors, all under ``BeliefGraphError``.
+
+Every message names the setting or the value at fault and how to fix it; no ``openai`` or
+``instructor`` exception reaches a caller (the original stays on ``__cause__``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from beliefgraph.errors import BeliefGraphError, ConfigurationError
+
+__all__ = [
+    "LLMConfigurationError",
+    "LLMConnectionError",
+    "LLMError",
+    "LLMRequestError",
+    "LLMTimeoutError",
+    "ParserRetryExhausted",
+]
+
+
+class LLMError(BeliefGraphError):
+    """Base class of the LLM parser's errors."""
+
+
+class LLMConfigurationError(LLMError, ConfigurationError):
+    """No endpoint or model configured, or a setting with a bad value."""
+
+
+class LLMConnectionError(LLMError, ConnectionError):
+    """The server could not be reached (closed port, unknown host, connection reset)."""
+
+
+class LLMTimeoutError(LLMConnectionError, TimeoutError):
+    """The server did not answer within the configured timeout."""
+
+
+class LLMRequestError(LLMError, ValueError):
+    """The server refused the request (bad model name, unsupported mode, context too long).
+
+    ``status`` is the HTTP status code and ``body`` the server's own message.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class ParserRetryExhausted(LLMError, ValueError):
+    """The model's output stayed invalid after every re-ask.
+
+    Attributes
+    ----------
+    errors : str
+        The validation errors of the last attempt, as sent back to the model.
+    raw : str
+        The text of the last completion (tool-call arguments or message content).
+    last_completion : Any
+        The last completion object itself (an ``openai`` ``ChatCompletion``), or None.
+    n_attempts : int
+        How many completions were requested.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        errors: str = "",
+        raw: str = "",
+        last_completion: Any = None,
+        n_attempts: int = 0,
+    ) -> None:
+        super().__init__(message)
+        self.errors = errors
+        self.raw = raw
+        self.last_completion = last_completion
+        self.n_attempts = n_attempts

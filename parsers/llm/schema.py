@@ -1,0 +1,390 @@
+"""What the LLM returns: a bounded pydantic schema, checked against the source text.
+
+The model fills one ``StoryParse``: the actors and things it found, then one item per thing
+that happens, in story order, each tied to the numbered sentence it was read from. Items
+come in six types, told apart by ``type``:
+
+- ``action``: the offline parser's physical event kinds (enter, exit, stay, move, open,
+  close);
+- ``fact``: a fact the narrator states (``narrate``) or actors see (``observe``);
+- ``utterance``: a speaker, the addressees, and whether the content is asserted, asked,
+  promised or requested;
+- ``mental_state``: a desire, intention, emotion, knowledge or trait, with its holder, and
+  whether the text states it or only implies it;
+- ``perception``: what an actor can or cannot perceive ("X cannot see inside the bag");
+- ``default``: what an actor assumes a container holds ("a KFC bag contains KFC food").
+
+Every list and string has a ``max_length``, so a constrained decoder always terminates.
+Validators read the story through the validation context (``StoryParse.check`` lists the
+keys) and reject actors or things the text never mentions, moves of things not yet
+introduced, and sentence numbers out of range; instructor sends the error text back to
+the model. ``convert`` turns a valid parse into the events the offline parser emits.
+
+Limits: names are matched to the text by their words (case-insensitive, a plural ``s``
+ignored), not by coreference; "she" never counts as a mention of an actor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    model_validator,
+)
+
+from beliefgraph.models import ContentType
+
+__all__ = [
+    "MAX_ITEMS",
+    "Action",
+    "Claim",
+    "DefaultAssumption",
+    "EntityOut",
+    "Fact",
+    "Item",
+    "MentalState",
+    "Perception",
+    "StoryParse",
+    "Utterance",
+]
+
+MAX_ITEMS = 40
+"""The most items one completion may hold."""
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Word = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+SentenceNo = Annotated[int, Field(ge=0, le=999)]
+Names = Annotated[list[Name], Field(max_length=8)]
+
+
+class _Out(BaseModel):
+    """Base of the output models: unknown keys are errors, so the model is re-asked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Claim(_Out):
+    """A typed atomic statement: ``subject relation value`` ("ball in basket")."""
+
+    content_type: ContentType = "Action/Event"
+    """Location for "X is in Y", Contents/Physical State for "Y contains X", else the type."""
+    subject: Name
+    """The thing or person the statement is about."""
+    relation: Word
+    """``in`` (location), ``contains`` (contents), or a verb lemma ("love", "be")."""
+    value: Phrase | None = None
+    """The container, the contents, or the complement; null when there is none."""
+    negated: bool = False
+    """True for "the ball is not in the box"."""
+
+
+class Action(_Out):
+    """A physical event of the offline parser's kinds."""
+
+    type: Literal["action"]
+    sentence: SentenceNo
+    """The number of the sentence it was read from."""
+    kind: Literal["enter", "exit", "stay", "move", "open", "close"]
+    """enter/exit/stay a room; move an object to a container; open/close a container."""
+    actors: Names
+    """Who acts: the mover, or everyone who enters or leaves together (required, so a
+    constrained decoder always writes it)."""
+    obj: Name | None = None
+    """The object moved, or the container opened or closed."""
+    origin: Name | None = None
+    """The container an object is taken from, if the sentence says."""
+    destination: Name | None = None
+    """The container an object is put into."""
+    room: Name | None = None
+    """The room entered, left or stayed in, if the sentence says."""
+
+    @model_validator(mode="after")
+    def _complete(self) -> Action:
+        if self.kind in ("enter", "exit", "stay", "move") and not self.actors:
+            raise ValueError(f"a {self.kind} needs its actors")
+        if self.kind == "move" and (self.obj is None or self.destination is None):
+            raise ValueError("a move needs obj (what is moved) and destination (where to)")
+        if self.kind in ("open", "close") and self.obj is None:
+            raise ValueError(f"{self.kind} needs obj: the container")
+        return self
+
+
+class Fact(_Out):
+    """A fact the narrator states (``narrate``) or that actors see (``observe``)."""
+
+    type: Literal["fact"]
+    sentence: SentenceNo
+    kind: Literal["narrate", "observe"] = "narrate"
+    observers: Names = []
+    """For observe: who sees it."""
+    claim: Claim
+
+
+class Utterance(_Out):
+    """Something said: by whom, to whom, and what it does with its content."""
+
+    type: Literal["utterance"]
+    sentence: SentenceNo
+    speaker: Name
+    addressees: Names = []
+    """Who it is said to; empty means everyone present."""
+    force: Literal["assert", "ask", "promise", "request"] = "assert"
+    """assert: the speaker claims the content is true; ask/promise/request otherwise."""
+    private: bool = False
+    """True when only the addressees hear it (a whisper, a private message)."""
+    content: Claim
+
+
+class MentalState(_Out):
+    """A desire, intention, emotion, knowledge or trait, and who holds it."""
+
+    type: Literal["mental_state"]
+    sentence: SentenceNo
+    holder: Name
+    state: Literal["desire", "intention", "emotion", "knowledge", "trait"]
+    stated: bool = True
+    """True when the text states it, False when it is only implied."""
+    relation: Word
+    """A verb lemma: want, plan, feel, know, be."""
+    value: Phrase | None = None
+    """What is wanted or felt, or the trait ("the apple", "sad", "honest")."""
+    about: Claim | None = None
+    """For knowledge or belief: the fact known or believed."""
+
+
+class Perception(_Out):
+    """What an actor can or cannot perceive: "Sam cannot see inside the bag"."""
+
+    type: Literal["perception"]
+    sentence: SentenceNo
+    actor: Name
+    can_perceive: bool
+    sense: Literal["see", "hear"] = "see"
+    target: Name
+    """The container, room, object or person perceived."""
+    inside: bool = False
+    """True for "see inside" a container."""
+
+
+class DefaultAssumption(_Out):
+    """What someone assumes a container holds, from a label or its look."""
+
+    type: Literal["default"]
+    sentence: SentenceNo
+    holders: Names = []
+    """Who holds the assumption; empty means everyone who sees the container."""
+    container: Name
+    contents: Name
+
+
+Item = Annotated[
+    Action | Fact | Utterance | MentalState | Perception | DefaultAssumption,
+    Field(discriminator="type"),
+]
+
+
+class EntityOut(_Out):
+    """A thing the story names."""
+
+    name: Name
+    """As the story spells it, without article: "basket", "green crate"."""
+    kind: Literal["object", "container", "room"]
+
+
+class StoryParse(_Out):
+    """Everything read from the numbered sentences, in story order."""
+
+    actors: Annotated[list[Name], Field(max_length=16)] = []
+    """Every person, by name, in order of first mention."""
+    entities: Annotated[list[EntityOut], Field(max_length=32)] = []
+    """Every object, container and room."""
+    items: Annotated[list[Item], Field(max_length=MAX_ITEMS)] = []
+    """What happens, one item per event or state, in story order."""
+
+    @model_validator(mode="after")
+    def check(self, info: ValidationInfo) -> StoryParse:
+        """Check the parse against the source.
+
+        The validation context holds ``sentences`` (the numbered texts), ``targets`` (the
+        numbers to read; default all), ``actors`` and ``entities`` known from elsewhere
+        (the offline parser, a dialogue's speakers), ``speakers`` (sentence number to the
+        speaker a dialogue turn has), ``coverage`` (every target must yield an item) and
+        ``checks`` (callables taking the parse and returning an error text or None).
+        Without a context nothing is checked.
+        """
+        ctx: dict[str, Any] | None = info.context
+        if not ctx or "sentences" not in ctx:
+            return self
+        problems = _problems(self, ctx)
+        if problems:
+            shown = problems[:8]
+            more = len(problems) - len(shown)
+            tail = f"\n(and {more} more)" if more > 0 else ""
+            raise ValueError("; ".join(shown) + tail)
+        return self
+
+
+# -- checking against the source ------------------------------------------------------------
+
+_ARTICLES = re.compile(r"^(?:the|a|an|his|her|their|its|my|your|our|some)\s+", re.I)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def clean_name(name: str) -> str:
+    """A name without article or extra spaces: "the  green_crate" -> "green_crate"."""
+    return _ARTICLES.sub("", " ".join(name.split()))
+
+
+def name_key(name: str) -> str:
+    """The comparison key of a name: lower case, no article, ``_`` as space, no plural s."""
+    words = _WORD.findall(clean_name(name).lower().replace("_", " "))
+    if words and len(words[-1]) > 3 and words[-1].endswith("s"):
+        words[-1] = words[-1][:-1]
+    return " ".join(words)
+
+
+def resolve(key: str, known: Iterable[str]) -> str | None:
+    """The known key ``key`` names: itself, or the one known key with the same head noun
+    whose words include its words or are included in them ("bag" for "kfc bag").
+
+    Examples
+    --------
+    >>> resolve("bag", ["kfc bag", "box"]), resolve("bag", ["red bag", "blue bag"])
+    ('kfc bag', None)
+    """
+    known = set(known)
+    if key in known:
+        return key
+    words = set(key.split())
+    head = key.rsplit(" ", 1)[-1]
+    found = [
+        k for k in known
+        if k.rsplit(" ", 1)[-1] == head and (words <= set(k.split()) or set(k.split()) <= words)
+    ]  # fmt: skip
+    return found[0] if len(found) == 1 else None
+
+
+def _words(text: str) -> set[str]:
+    out: set[str] = set()
+    for w in _WORD.findall(text.lower().replace("_", " ")):
+        out.add(w)
+        if len(w) > 3 and w.endswith("s"):
+            out.add(w[:-1])
+    return out
+
+
+def mentioned(name: str, text: str) -> bool:
+    """Whether every word of ``name`` occurs in ``text`` (plural s ignored).
+
+    Examples
+    --------
+    >>> mentioned("the green_crate", "Anne puts it in the green crates.")
+    True
+    >>> mentioned("cup", "Anne puts it in the box.")
+    False
+    """
+    key = name_key(name)
+    return bool(key) and set(key.split()) <= _words(text)
+
+
+def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
+    sentences: list[str] = list(ctx["sentences"])
+    targets = set(ctx.get("targets") or range(len(sentences)))
+    text = " ".join(sentences)
+    known_actors = {name_key(a) for a in ctx.get("actors", ())}
+    known_things = {name_key(e) for e in ctx.get("entities", ())}
+    speakers: dict[int, str] = {int(k): v for k, v in (ctx.get("speakers") or {}).items()}
+    problems: list[str] = []
+
+    actors = set(known_actors)
+    for a in parse.actors:
+        if name_key(a) not in known_actors and not mentioned(a, text):
+            problems.append(f"actor {a!r} does not occur in the text; list only named people")
+        actors.add(name_key(a))
+    things = set(known_things)
+    for e in parse.entities:
+        if name_key(e.name) not in known_things and not mentioned(e.name, text):
+            problems.append(f"entity {e.name!r} does not occur in the text")
+        things.add(name_key(e.name))
+
+    def actor(label: str, name: str) -> None:
+        if name_key(name) not in actors:
+            problems.append(
+                f"{label}: {name!r} is not in actors {sorted(parse.actors) or '[]'}; "
+                "add it there if the text names it"
+            )
+
+    def thing(label: str, name: str | None, *, people_too: bool = False) -> None:
+        if name is None:
+            return
+        key = name_key(name)
+        if resolve(key, things) is None and not (people_too and key in actors):
+            names = sorted(e.name for e in parse.entities)
+            problems.append(f"{label}: {name!r} is not in entities {names}; add it there")
+
+    covered: set[int] = set()
+    for n, item in enumerate(parse.items):
+        s = item.sentence
+        where = f"item {n} ({item.type}, sentence {s})"
+        if s not in targets:
+            allowed = sorted(targets)
+            problems.append(f"{where}: sentence {s} is not one to read; use one of {allowed}")
+            continue
+        covered.add(s)
+        if isinstance(item, Action):
+            for a in item.actors:
+                actor(where, a)
+            for label, value in (
+                ("obj", item.obj),
+                ("origin", item.origin),
+                ("destination", item.destination),
+                ("room", item.room),
+            ):
+                thing(f"{where} {label}", value)
+            if item.kind == "move" and item.obj is not None:
+                before = " ".join(sentences[: s + 1])
+                if not mentioned(item.obj, before) and not resolve(
+                    name_key(item.obj), known_things
+                ):
+                    problems.append(
+                        f"{where}: moves {item.obj!r}, which no sentence up to {s} introduces"
+                    )
+        elif isinstance(item, Fact):
+            for a in item.observers:
+                actor(where, a)
+        elif isinstance(item, Utterance):
+            actor(where, item.speaker)
+            for a in item.addressees:
+                actor(where, a)
+            if s in speakers and name_key(item.speaker) != name_key(speakers[s]):
+                problems.append(
+                    f"{where}: speaker is {item.speaker!r} but the turn is {speakers[s]!r}"
+                )
+        elif isinstance(item, MentalState):
+            actor(where, item.holder)
+        elif isinstance(item, Perception):
+            actor(where, item.actor)
+            thing(f"{where} target", item.target, people_too=True)
+        elif isinstance(item, DefaultAssumption):
+            for a in item.holders:
+                actor(where, a)
+            thing(f"{where} container", item.container)
+    for check in ctx.get("checks", ()):
+        if message := check(parse):
+            problems.append(message)
+    if ctx.get("coverage"):
+        missing = sorted(targets - covered)
+        if missing:
+            problems.append(
+                f"sentences {missing} yield no item; give each at least one "
+                "(a narrate fact for a plain statement)"
+            )
+    return problems
