@@ -12,10 +12,11 @@ from typing import Any
 
 from pydantic import Field
 
+from beliefgraph.api import using_parser
 from beliefgraph.errors import BeliefGraphError, ConfigurationError, DataFormatError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import BeliefModel
-from beliefgraph.registry import resolve
+from beliefgraph.registry import parsers, resolve
 
 from .benchmark import Benchmark, benchmarks
 from .item import Item, ItemResult
@@ -49,6 +50,10 @@ class EvalResult(BeliefModel):
     @property
     def llm_calls(self) -> int:
         return sum(r.llm_calls for r in self.results)
+
+    @property
+    def llm_tokens(self) -> int:
+        return sum(r.llm_tokens for r in self.results)
 
     def by(self) -> dict[str, dict[str, dict[str, float]]]:
         """Breakdown name -> key -> ``{n, accuracy}``."""
@@ -125,6 +130,8 @@ def evaluate(
     *,
     limit: int | None = None,
     on_item: Callable[[ItemResult], None] | None = None,
+    parser: str | None = None,
+    parser_settings: dict[str, Any] | None = None,
     **settings: Any,
 ) -> EvalResult:
     """Score the tracker on a benchmark file; each story is parsed once.
@@ -141,6 +148,11 @@ def evaluate(
         Only the first ``limit`` items.
     on_item : callable, optional
         Called after each item (the CLI drives its progress bar with it).
+    parser : str, optional
+        Run the stories through this registered parser (``"llm"``, ``"auto"``) wherever the
+        adapter tracks text; adapters with their own template parse keep it.
+    parser_settings : dict, optional
+        For that parser (``base_url``, ``model``, ``mode``, ...).
     **settings
         Passed to the adapter's factory (e.g. ``stage=2`` for OmniToM).
     """
@@ -148,15 +160,33 @@ def evaluate(
     items = load(name, path)
     if limit is not None:
         items = items[:limit]
+    if parser is not None:
+        chosen = resolve(parsers, parser, "parser")(strict=False, **(parser_settings or {}))
+        with using_parser(chosen):
+            return _run(bench, items, on_item)
+    elif parser_settings:
+        raise ConfigurationError("parser_settings need a parser (e.g. parser='llm')")
+    return _run(bench, items, on_item)
+
+
+def _run(
+    bench: Benchmark, items: list[Item], on_item: Callable[[ItemResult], None] | None
+) -> EvalResult:
     start = time.perf_counter()
     graphs: dict[str, BeliefGraph | BeliefGraphError] = {}
     results: list[ItemResult] = []
     for item in items:
         key = bench.story_key(item)
-        if key not in graphs:
+        first = key not in graphs
+        if first:
             graphs[key] = _build(bench, item)
         graph = graphs[key]
         result = _answer(bench, item, graph)
+        if first and isinstance(graph, BeliefGraph) and graph.story.cost.calls:
+            cost = graph.story.cost
+            result = result.model_copy(
+                update={"llm_calls": cost.calls, "llm_tokens": cost.total_tokens}
+            )
         results.append(result)
         if on_item is not None:
             on_item(result)

@@ -47,4 +47,7 @@ class ItemResult(BeliefModel):
     disagreement: str | None = None
     """For a label the story contradicts: the class of the disagreement."""
     llm_calls: int = 0
-    """LLM calls spent on this item (0 on the offline path)."""
+    """LLM calls spent parsing this item's story, counted on the story's first item only so
+    that the items add up to the run's total (0 on the offline path)."""
+    llm_tokens: int = 0
+    """Prompt and completion tokens of those calls."""

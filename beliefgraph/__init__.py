@@ -7,7 +7,7 @@
 'basket'
 """
 
-from beliefgraph.api import track
+from beliefgraph.api import track, using_parser
 from beliefgraph.errors import (
     BeliefGraphError,
     ConfigurationError,
@@ -17,7 +17,8 @@ from beliefgraph.errors import (
     UnsupportedQuestionError,
 )
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.models import Answer, Belief, Event, ParsedStory, Proposition
+from beliefgraph.models import Answer, Belief, Event, ParseCost, ParsedStory, Proposition
+from beliefgraph.parsers.llm import track_dialogue
 from beliefgraph.solvers import ExitOrderTrust, FresherEvidenceTrust, PerceptionModel
 from beliefgraph.solvers.consistency import ConsistencyReport, InconsistentGraphError, check
 
@@ -35,6 +36,7 @@ __all__ = [
     "ExitOrderTrust",
     "FresherEvidenceTrust",
     "InconsistentGraphError",
+    "ParseCost",
     "ParsedStory",
     "PerceptionModel",
     "Proposition",
@@ -43,4 +45,6 @@ __all__ = [
     "UnsupportedQuestionError",
     "check",
     "track",
+    "track_dialogue",
+    "using_parser",
 ]

@@ -3,22 +3,55 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Literal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Literal, Protocol
 
 from beliefgraph.errors import ConfigurationError
 from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import ParsedStory
 from beliefgraph.registry import parsers, resolve
 from beliefgraph.solvers import PerceptionModel, TrustPolicy
 from beliefgraph.solvers.consistency import InconsistencyWarning, InconsistentGraphError
 from beliefgraph.solvers.consistency import check as check_consistency
 
-__all__ = ["track"]
+__all__ = ["StoryParser", "track", "using_parser"]
+
+
+class StoryParser(Protocol):
+    """Anything with ``parse(text) -> ParsedStory``: a registered parser's instance."""
+
+    def parse(self, text: str) -> ParsedStory: ...
+
+
+# The parser ``track`` uses when none is named: set by ``using_parser`` (the harness runs a
+# whole benchmark through an LLM parser this way), otherwise the offline rules parser.
+_current_parser: ContextVar[StoryParser | None] = ContextVar("beliefgraph_parser", default=None)
+
+
+@contextmanager
+def using_parser(parser: StoryParser) -> Iterator[StoryParser]:
+    """Within the block, ``track`` calls that name no parser use ``parser``.
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers import RulesParser
+    >>> with using_parser(RulesParser(strict=False)):
+    ...     track("Sally comes back. The moon sings.").story.unparsed[0].text
+    'The moon sings.'
+    """
+    token = _current_parser.set(parser)
+    try:
+        yield parser
+    finally:
+        _current_parser.reset(token)
 
 
 def track(
     text: str,
     *,
-    parser: str = "rules",
+    parser: str | StoryParser | None = None,
     max_order: int = 4,
     trust: TrustPolicy | str = "default",
     perception: PerceptionModel | None = None,
@@ -32,8 +65,9 @@ def track(
     ----------
     text : str
         The story. bAbI line numbers ("1 Ella entered the garage.") are read as line numbers.
-    parser : str
-        A registered parser name; ``"rules"`` is the offline spaCy parser.
+    parser : str or parser object, optional
+        A registered parser name (``"rules"``, the offline spaCy parser; ``"llm"``; ``"auto"``)
+        or a parser instance. Default: the one set by ``using_parser``, else ``"rules"``.
     max_order : int
         The deepest holder chain ``BeliefGraph.beliefs()`` lists (queries may go deeper).
     trust : TrustPolicy or str
@@ -72,8 +106,16 @@ def track(
     """
     if check not in (False, True, "raise", "warn"):
         raise ConfigurationError(f"check must be True, False, 'raise' or 'warn', got {check!r}")
-    make = resolve(parsers, parser, "parser")
-    story = make(strict=strict, **parser_settings).parse(text)
+    if parser is None:
+        parser = _current_parser.get() or "rules"
+    if isinstance(parser, str):
+        parser = resolve(parsers, parser, "parser")(strict=strict, **parser_settings)
+    elif parser_settings:
+        raise ConfigurationError(
+            f"parser settings {sorted(parser_settings)} apply to a parser named by string; "
+            "configure the parser object instead"
+        )
+    story = parser.parse(text)
     graph = BeliefGraph(story, perception=perception, trust=trust, max_order=max_order)
     if check:
         report = check_consistency(graph)

@@ -652,3 +652,34 @@ def test_no_warning_leaks_from_a_clean_parse(stub: StubServer) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         make(stub).parse(TEXT)
+
+
+# -- cost reporting -----------------------------------------------------------------------------
+def test_graph_records_what_its_parse_cost(stub: StubServer) -> None:
+    stub.script(GOOD)
+    graph = track(TEXT, parser="llm", base_url=stub.base_url, model="stub", cache=False)
+    assert graph.story.cost.calls == 1
+    assert graph.story.cost.total_tokens > 0
+    assert track(TEXT.replace("Sally goes out.", "Sally went out.")).story.cost.calls == 0
+
+
+def test_eval_runs_a_benchmark_through_the_llm_and_counts_calls_once_per_story(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    from beliefgraph.adapters import evaluate
+
+    lines = [f"{i} {s}." for i, s in enumerate(TEXT.rstrip(".").split(". "), start=1)]
+    data = tmp_path / "mini.txt"
+    questions = [
+        "4 Where will Sally look for the ball?\tbasket\t1",
+        "4 Where is the ball really?\tbox\t1",
+    ]
+    data.write_text("".join("\n".join([*lines, q]) + "\n" for q in questions))
+    stub.script(GOOD)
+    result = evaluate(
+        "tomi", data, parser="llm", parser_settings={"base_url": stub.base_url, "model": "stub",
+                                                    "cache": False},
+    )  # fmt: skip
+    assert result.accuracy == 1.0
+    assert [r.llm_calls for r in result.results] == [1, 0]  # one story, parsed once
+    assert result.summary()["llm_calls"] == 1 and result.llm_tokens > 0

@@ -185,3 +185,34 @@ def test_auto_sends_only_the_unread_sentence(llama_server: LlamaServer) -> None:
     last = [e.parser for e in story.events if e.sentence_index == 3]
     # read by the model, or (an empty answer, not strict) kept as the rules' placeholder fact
     assert set(last) == ({"llm"} if story.sentences[3].parsed else {"rules"})
+
+
+# -- dialogue benchmarks through the LLM option scorers (plumbing only) --------------------------
+@pytest.mark.parametrize(
+    ("bench", "relative"),
+    [
+        ("tomato-llm", "tomato/dataset/tomato_fb.json"),
+        ("dialtom-llm", "dialtom/data/MI_retrospective_verified.json"),
+    ],
+)
+def test_dialogue_benchmark_through_the_local_model(
+    llama_server: LlamaServer, bench: str, relative: str
+) -> None:
+    from conftest import benchmarks_dir
+
+    from beliefgraph.adapters import evaluate, load
+
+    path = benchmarks_dir() / relative
+    if not path.is_file():
+        pytest.skip(f"benchmark data not found at {path}")
+    settings = {k: v for k, v in LIMITS.items() if k != "strict"}
+    extra = {"embeddings": False} if bench == "dialtom-llm" else {}
+    result = evaluate(
+        bench, path, limit=2, base_url=llama_server.base_url, model=llama_server.model,
+        **settings, **extra,
+    )  # fmt: skip
+    assert result.n == 2
+    assert result.llm_calls >= 1  # the model was asked; what it chose is not judged
+    for r, item in zip(result.results, load(bench, path)[:2], strict=True):
+        assert r.prediction is None or r.prediction in item.choices
+        assert r.explanation  # a reason either way: the model's, or why it gave none

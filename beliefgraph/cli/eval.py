@@ -28,6 +28,19 @@ def eval_command(
     summary: Annotated[
         Path | None, typer.Option(help="Write the summary JSON (benchmark, n, accuracy, by, ...).")
     ] = None,
+    parser: Annotated[
+        str | None,
+        typer.Option(help="Parse stories with this parser: rules, llm, or auto (rules, then LLM)."),
+    ] = None,
+    llm_base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint (or BELIEFGRAPH_LLM_BASE_URL).")
+    ] = None,
+    llm_model: Annotated[
+        str | None, typer.Option(help="Model name at that endpoint (or BELIEFGRAPH_LLM_MODEL).")
+    ] = None,
+    llm_mode: Annotated[
+        str | None, typer.Option(help="tools (default) or json_object for servers without tools.")
+    ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show tracebacks.")] = False,
 ) -> None:
     """Score the tracker on a benchmark file; unanswerable items count as wrong."""
@@ -44,9 +57,14 @@ def eval_command(
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{bench}", total=total)
             settings = {"stage": stage} if stage is not None else {}
+            llm = {"base_url": llm_base_url, "model": llm_model, "mode": llm_mode}
+            llm = {k: v for k, v in llm.items() if v is not None}
+            if llm and parser is None:
+                parser = "llm"  # naming an endpoint means using it
             result = evaluate(
-                bench, data, limit=limit, on_item=lambda _: progress.advance(task), **settings
-            )
+                bench, data, limit=limit, on_item=lambda _: progress.advance(task),
+                parser=parser, parser_settings=llm or None, **settings,
+            )  # fmt: skip
         console.print(summary_table(result))
         if out is not None:
             result.write_traces(out)

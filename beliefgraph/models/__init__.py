@@ -4,6 +4,7 @@ from .actor import Actor
 from .answer import Answer
 from .base import BeliefModel
 from .belief import Belief
+from .cost import ParseCost
 from .entity import Entity
 from .event import Event
 from .labels import (
@@ -46,6 +47,7 @@ __all__ = [
     "EventKind",
     "KnowledgeAccess",
     "MentalSource",
+    "ParseCost",
     "ParsedStory",
     "Proposition",
     "Representation",

@@ -3,6 +3,7 @@
 from pydantic import Field
 
 from .base import BeliefModel
+from .cost import ParseCost
 from .entity import Entity
 from .event import Event
 
@@ -39,6 +40,8 @@ class ParsedStory(BeliefModel):
     """Objects, containers and rooms in order of first mention."""
     parser: str = "rules"
     """The registered name of the parser that produced it."""
+    cost: ParseCost = Field(default_factory=ParseCost)
+    """LLM calls and tokens spent producing it (zero for the offline parser)."""
 
     @property
     def unparsed(self) -> tuple[Sentence, ...]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from beliefgraph.errors import UnparsedSentenceError
-from beliefgraph.models import Event, ParsedStory, Sentence
+from beliefgraph.models import Event, ParseCost, ParsedStory, Sentence
 
 from .cache import LLMCache
 from .client import LLMClient, LLMSettings, LLMUsage, Request, collect_usage, open_cache
@@ -277,6 +277,8 @@ class LLMParser:
             )
 
     def _finish(self, story: ParsedStory) -> ParsedStory:
+        # The graph carries what it cost, so eval can report calls per item and in total.
+        story = story.model_copy(update={"cost": ParseCost(**self.last_usage.as_dict())})
         unread = story.unparsed
         if unread and self.strict:
             s = unread[0]
