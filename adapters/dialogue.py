@@ -36,14 +36,15 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from beliefgraph.errors import DataFormatError
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
+from beliefgraph.models import ParsedStory
 from beliefgraph.models.trust_edge import TRUST_LEVELS, TrustEdge, TrustLevel, trust_level
+from beliefgraph.parsers.llm.dialogue import Turn, parse_dialogue
 from beliefgraph.solvers.trust import EdgeTrust
 
 if TYPE_CHECKING:
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TRUST_LEVELS",
-    "DialogueTurn",
     "EdgeTrust",
     "LLMOptionScorer",
     "OptionChoice",
@@ -71,17 +71,8 @@ LETTERS = "ABCDEFGH"
 
 
 # -- turns and the graph -------------------------------------------------------------------
-@dataclass(frozen=True)
-class DialogueTurn:
-    """One turn: ``speaker`` says (``kind="say"``) or privately thinks (``"think"``) ``text``."""
-
-    speaker: str
-    text: str
-    kind: Literal["say", "think"] = "say"
-
-
 def dialogue_story(
-    turns: Sequence[DialogueTurn | tuple[str, str]], participants: Iterable[str] = ()
+    turns: Sequence[Turn | tuple[str, str]], participants: Iterable[str] = ()
 ) -> ParsedStory:
     """The events of a dialogue: one per turn, in order (``Event.sentence_index`` = turn).
 
@@ -90,70 +81,21 @@ def dialogue_story(
 
     Examples
     --------
-    >>> s = dialogue_story([("Ann", "Hi."), DialogueTurn("Bob", "She is late.", "think")])
+    >>> s = dialogue_story([("Ann", "Hi."), Turn("Bob", "She is late.", "think")])
     >>> [(e.kind, e.perceivers, e.sentence_index) for e in s.events]
     [('tell', ('Ann', 'Bob'), 0), ('narrate', ('Bob',), 1)]
     """
-    norm = [t if isinstance(t, DialogueTurn) else DialogueTurn(t[0], t[1]) for t in turns]
-    try:
-        from beliefgraph.parsers.llm.dialogue import Turn, parse_dialogue
-    except ImportError:  # the LLM parser package is optional here
-        return _local_story(norm, participants)
-    story = parse_dialogue(
-        [Turn(t.speaker, t.text, t.kind) for t in norm], parser=None, participants=participants
-    )
-    if len(story.events) != len(norm):  # one event per turn is what the adapters index on
-        return _local_story(norm, participants)
+    norm = [t if isinstance(t, Turn) else Turn(t[0], t[1]) for t in turns]
+    story = parse_dialogue(norm, parser=None, participants=participants)
+    if len(story.events) != len(norm):  # the adapters index events by turn
+        raise DataFormatError(
+            f"expected one event per dialogue turn, got {len(story.events)} for {len(norm)} turns"
+        )
     return story
 
 
-def _local_story(turns: Sequence[DialogueTurn], participants: Iterable[str]) -> ParsedStory:
-    people = list(dict.fromkeys([*(t.speaker for t in turns), *participants]))
-    events: list[Event] = []
-    sentences: list[Sentence] = []
-    for i, t in enumerate(turns):
-        verb = "says" if t.kind == "say" else "thinks"
-        text = f"{t.speaker} {verb}: {t.text}"
-        relation = "say" if t.kind == "say" else "think"
-        prop = Proposition(
-            content_type="Action/Event", subject=t.speaker, relation=relation, value=t.text or None
-        )
-        if t.kind == "say":
-            hearers = tuple(p for p in people if p != t.speaker)
-            ev = Event(
-                id=i + 1,
-                kind="tell",
-                actors=(t.speaker,),
-                hearers=hearers,
-                proposition=prop,
-                perceivers=tuple(people),
-                sentence=text,
-                sentence_index=i,
-                parser="transcript",
-            )
-        else:
-            ev = Event(
-                id=i + 1,
-                kind="narrate",
-                proposition=prop,
-                perceivers=(t.speaker,),
-                sentence=text,
-                sentence_index=i,
-                parser="transcript",
-            )
-        events.append(ev)
-        sentences.append(Sentence(index=i, text=text, events=(i + 1,)))
-    return ParsedStory(
-        text="\n".join(s.text for s in sentences),
-        sentences=tuple(sentences),
-        events=tuple(events),
-        actors=tuple(people),
-        parser="transcript",
-    )
-
-
 def dialogue_graph(
-    turns: Sequence[DialogueTurn | tuple[str, str]],
+    turns: Sequence[Turn | tuple[str, str]],
     *,
     trust: Any = "default",
     participants: Iterable[str] = (),
@@ -163,7 +105,7 @@ def dialogue_graph(
 
     Parameters
     ----------
-    turns : sequence of DialogueTurn or (speaker, text)
+    turns : sequence of Turn or (speaker, text)
         In order.
     trust : TrustPolicy or str
         E.g. an ``EdgeTrust`` holding the dialogue's trust edges.
@@ -180,7 +122,7 @@ def perceived_turns(graph: BeliefGraph, holder: str, upto: int) -> list[int]:
 
     Examples
     --------
-    >>> g = dialogue_graph([("A", "Hi."), DialogueTurn("B", "Hm.", "think"), ("B", "Hey."),
+    >>> g = dialogue_graph([("A", "Hi."), Turn("B", "Hm.", "think"), ("B", "Hey."),
     ...                     ("A", "Bye.")])
     >>> perceived_turns(g, "A", 2), perceived_turns(g, "B", 2)
     ([0, 2], [0, 1, 2])
@@ -316,7 +258,7 @@ def _cues(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def estimate_trust(
-    turns: Sequence[DialogueTurn | tuple[str, str]],
+    turns: Sequence[Turn | tuple[str, str]],
     truster: str,
     trustee: str,
     *,
@@ -357,7 +299,7 @@ def estimate_trust(
     reasons: list[str] = []
     provenance: list[int] = []
     for i, t in enumerate(turns):
-        t = t if isinstance(t, DialogueTurn) else DialogueTurn(t[0], t[1])
+        t = t if isinstance(t, Turn) else Turn(t[0], t[1])
         if t.speaker != truster or t.kind != "say":
             continue
         cues = _cues(t.text)

@@ -53,10 +53,10 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from beliefgraph.errors import BeliefGraphError, DataFormatError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Belief, ParsedStory, Proposition
+from beliefgraph.parsers.llm.dialogue import Turn
 
 from .benchmark import Benchmark, benchmarks
 from .dialogue import (
-    DialogueTurn,
     EdgeTrust,
     LLMOptionScorer,
     Tally,
@@ -514,7 +514,7 @@ def _load_written(path: Path, seed: int) -> list[Item]:
 
 
 # -- the graph -----------------------------------------------------------------------------
-def session_edges(item: Item) -> tuple[list[DialogueTurn], list[TrustEdge], int]:
+def session_edges(item: Item) -> tuple[list[Turn], list[TrustEdge], int]:
     """The session's turns in the file up to this window, one trust edge per window, and the
     index of this window's first turn.
 
@@ -529,19 +529,19 @@ def session_edges(item: Item) -> tuple[list[DialogueTurn], list[TrustEdge], int]
     return list(turns), list(edges), start
 
 
-_SESSIONS: dict[tuple[str, str, int], tuple[list[DialogueTurn], list[TrustEdge], int]] = {}
+_SESSIONS: dict[tuple[str, str, int], tuple[list[Turn], list[TrustEdge], int]] = {}
 
 
-def _session_edges(item: Item) -> tuple[list[DialogueTurn], list[TrustEdge], int]:
+def _session_edges(item: Item) -> tuple[list[Turn], list[TrustEdge], int]:
     initiator, recipient = item.meta["initiator"], item.meta["recipient"]
     windows = [*item.meta.get("history", []), None]
-    turns: list[DialogueTurn] = []
+    turns: list[Turn] = []
     edges: list[TrustEdge] = []
     weight = 0.5
     start = 0
     for w, lines in enumerate(windows):
         window_turns = clean_dialogue(lines)[0] if lines is not None else _story_turns(item.story)
-        dturns = [DialogueTurn(r or "narrator", t) for r, t in window_turns]
+        dturns = [Turn(r or "narrator", t) for r, t in window_turns]
         start = len(turns)
         label = f"{item.meta.get('session')}, earlier {w}" if lines is not None else None
         edge = estimate_trust(
@@ -718,7 +718,7 @@ def continuation_choice(
         other = {w for who, t in said if who != recipient for w in content_words(t)}
         overlap = len(profile_words & own) + 0.5 * len(profile_words & other)
         overlap /= math.sqrt(1 + len(own | other))
-        edge = estimate_trust([DialogueTurn(w, t) for w, t in said], recipient, initiator)
+        edge = estimate_trust([Turn(w, t) for w, t in said], recipient, initiator)
         agree = (edge.weight - 0.5) * (1.0 if polarity >= 0 else -1.0)
         scores.append(overlap + trust_weight * agree)
     real = [i for i, c in enumerate(choices) if c != NOTA]

@@ -38,10 +38,10 @@ from pydantic import Field
 from beliefgraph.errors import BeliefGraphError, DataFormatError, UnsupportedQuestionError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Belief, BeliefModel, Proposition
+from beliefgraph.parsers.llm.dialogue import Turn
 
 from .benchmark import Benchmark, benchmarks
 from .dialogue import (
-    DialogueTurn,
     LLMOptionScorer,
     Tally,
     content_words,
@@ -306,7 +306,7 @@ def _big_five(text: Any) -> dict[str, str]:
 _LINE = re.compile(r"^\s*(?P<name>[^:\"]{1,60}?)\s*:\s*(?P<body>.*)$")
 
 
-def conversation_turns(conversation: str) -> list[DialogueTurn]:
+def conversation_turns(conversation: str) -> list[Turn]:
     """The turns of a ToMATO conversation (``Name: "utterance"`` per line, quotes dropped).
 
     A line without a speaker continues the previous turn.
@@ -316,18 +316,18 @@ def conversation_turns(conversation: str) -> list[DialogueTurn]:
     >>> [(t.speaker, t.text) for t in conversation_turns('Liam J: "Hi!"\\nEthan J: "Hey."')]
     [('Liam J', 'Hi!'), ('Ethan J', 'Hey.')]
     """
-    turns: list[DialogueTurn] = []
+    turns: list[Turn] = []
     for raw in conversation.splitlines():
         if not raw.strip():
             continue
         m = _LINE.match(raw)
         if m is None and turns:
             last = turns[-1]
-            turns[-1] = DialogueTurn(last.speaker, f"{last.text} {raw.strip()}")
+            turns[-1] = Turn(last.speaker, f"{last.text} {raw.strip()}")
             continue
         if m is None:
             raise DataFormatError(f"conversation line names no speaker: {raw.strip()!r}")
-        turns.append(DialogueTurn(m["name"].strip(), _unquote(m["body"])))
+        turns.append(Turn(m["name"].strip(), _unquote(m["body"])))
     return turns
 
 

@@ -14,13 +14,13 @@ Run: ``python bench/dialogue_trust_demo.py``
 from __future__ import annotations
 
 from beliefgraph.adapters.dialogue import (
-    DialogueTurn,
     EdgeTrust,
     dialogue_story,
     estimate_trust,
 )
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Proposition
+from beliefgraph.parsers.llm.dialogue import Turn
 
 CLAIM = Proposition(
     content_type="Contents/Physical State",
@@ -30,16 +30,16 @@ CLAIM = Proposition(
 )
 
 
-def session(client_replies: tuple[str, str]) -> list[DialogueTurn]:
+def session(client_replies: tuple[str, str]) -> list[Turn]:
     return [
-        DialogueTurn("counselor", "How have the last weeks been?"),
-        DialogueTurn("client", client_replies[0]),
-        DialogueTurn("counselor", "The new medication is safe to take with your other pills."),
-        DialogueTurn("client", client_replies[1]),
+        Turn("counselor", "How have the last weeks been?"),
+        Turn("client", client_replies[0]),
+        Turn("counselor", "The new medication is safe to take with your other pills."),
+        Turn("client", client_replies[1]),
     ]
 
 
-def track(turns: list[DialogueTurn]) -> tuple[BeliefGraph, str]:
+def track(turns: list[Turn]) -> tuple[BeliefGraph, str]:
     edge = estimate_trust(turns, "client", "counselor", window="demo")
     story = dialogue_story(turns)
     # The counselor's third turn asserts a typed claim (an LLM parser would type it; the

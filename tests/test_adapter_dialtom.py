@@ -13,7 +13,6 @@ import pytest
 
 from beliefgraph.adapters import evaluate, get_benchmark
 from beliefgraph.adapters.dialogue import (
-    DialogueTurn,
     EdgeTrust,
     TrustEdge,
     dialogue_graph,
@@ -33,6 +32,7 @@ from beliefgraph.adapters.dialtom import (
 from beliefgraph.adapters.text_metrics import EmbeddingSimilarity, bleu, rouge_l
 from beliefgraph.errors import DataFormatError
 from beliefgraph.graph import BeliefGraph
+from beliefgraph.parsers.llm.dialogue import Turn
 
 pytest_plugins = ["llm_fixtures"]
 
@@ -164,7 +164,7 @@ def test_trust_edge_levels_and_reasons() -> None:
 
 
 def _claim_graph(weight: float) -> BeliefGraph:
-    turns = [DialogueTurn("counselor", "It is safe."), DialogueTurn("client", "Hm.")]
+    turns = [Turn("counselor", "It is safe."), Turn("client", "Hm.")]
     edge = TrustEdge(truster="client", trustee="counselor", weight=weight, window="w")
     return dialogue_graph(turns, trust=EdgeTrust(edges=(edge,)))
 
