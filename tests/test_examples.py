@@ -39,6 +39,41 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "each line has: id, gold, prediction, correct, explanation",
         "summary keys: benchmark, n, answered, accuracy, by",
     ),
+    "04_omnitom_table.py": (
+        "Stage 1: 22 rows",
+        "Youyou | The tie is in the cabinet | 1 | False | Private | Implicit | Location | Memory",
+        "truth False, source Memory, context Temporal",
+        "rows aligned with a graph belief: ",
+        "Han Meimei is in the bedroom | knowledge_access: ours Private, gold Public",
+    ),
+    "05_simpletom_awareness_to_judgment.py": (
+        "aware the bag contains yogurt? -> No",
+        "do? -> offer to bring Mary a fork",
+        '"offer to bring Mary a fork": Reasonable',
+        "do? -> offer to bring Mary a spoon",
+        '"offer to bring Mary a fork": Not reasonable',
+        "all three flipped: True",
+    ),
+    "06_commet_storyturn_lie.py": (
+        "answer: No. Because Mrs. Green thinks the sticker is outside",
+        "answer: Yes. Because when Leo said that the sticker is outside",
+        "Leo thought the sticker is in Leo's pocket",
+        "story level: every question right",
+        "story_36_gold_sticker (Moral Reasoning with Deception): 7 of 7 questions right",
+    ),
+    "07_dialogue_trust_edge.py": (
+        "edge client -> counselor: trust (weight 0.82)",
+        "edge client -> counselor: doubt (weight 0.26)",
+        "client: nothing about the medication",
+        "(Testimony, trust 0.26, from counselor",
+    ),
+    "08_catching_a_contradiction.py": (
+        "where Sally can think the ball is: ('basket',)",
+        "[axioms: unique_location, persistence, observation]",
+        "without unique_location: consistent",
+        "$ beliefgraph check planted.json",
+        "(exit code 1)",
+    ),
 }
 
 
@@ -68,3 +103,11 @@ def test_benchmark_example_writes_its_own_file_without_the_data(tmp_path: Path) 
     assert "using a 5-question file" in done.stdout
     assert "tomi: 80.00% of 5 questions" in done.stdout
     assert "disagreement: labelled with the true location" in done.stdout
+
+
+def test_omnitom_example_scores_its_inline_gold_without_the_data(tmp_path: Path) -> None:
+    script = ROOT / "examples" / "04_omnitom_table.py"
+    done = _run(script, tmp_path, BELIEFGRAPH_BENCHMARKS=str(tmp_path / "absent"))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    assert "scoring the 7 rows above" in done.stdout
+    assert "overall (mean of seven) 95.92%" in done.stdout

@@ -138,9 +138,9 @@ class LLMSettings(BeliefModel):
         mode = mode or env.get("BELIEFGRAPH_LLM_MODE") or "tools"
         missing = []
         if not base_url and not api_key:
-            missing.append("an endpoint (BELIEFGRAPH_LLM_BASE_URL, or OPENAI_API_KEY for OpenAI)")
+            missing.append("endpoint (BELIEFGRAPH_LLM_BASE_URL, or OPENAI_API_KEY for OpenAI)")
         if not model:
-            missing.append("a model (BELIEFGRAPH_LLM_MODEL)")
+            missing.append("model (BELIEFGRAPH_LLM_MODEL)")
         if missing:
             raise LLMConfigurationError(
                 f"the LLM parser is not configured: no {' and no '.join(missing)}; {_SETTINGS_HELP}"
