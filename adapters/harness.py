@@ -184,8 +184,11 @@ def _run(
         result = _answer(bench, item, graph)
         if first and isinstance(graph, BeliefGraph) and graph.story.cost.calls:
             cost = graph.story.cost
-            result = result.model_copy(
-                update={"llm_calls": cost.calls, "llm_tokens": cost.total_tokens}
+            result = result.model_copy(  # the parse's calls, on top of any the answer made
+                update={
+                    "llm_calls": result.llm_calls + cost.calls,
+                    "llm_tokens": result.llm_tokens + cost.total_tokens,
+                }
             )
         results.append(result)
         if on_item is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from beliefgraph import DataFormatError, UnknownNameError
+from beliefgraph import BeliefGraph, DataFormatError, UnknownNameError, track
 from beliefgraph.adapters import evaluate, load
 from beliefgraph.cli.main import app
 
@@ -124,3 +124,26 @@ def test_eval_cli_unknown_benchmark_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["eval", "nope", "--data", str(_tomi(tmp_path))])
     assert result.exit_code == 1
     assert "unknown benchmark 'nope'" in result.output
+
+
+def test_parse_cost_adds_to_what_the_answer_spent(tmp_path: Path) -> None:
+    from beliefgraph.adapters import Benchmark, Item, ItemResult, benchmarks
+    from beliefgraph.models import ParseCost
+
+    def build(item: Item) -> BeliefGraph:
+        story = track(item.story).story
+        return BeliefGraph(story.model_copy(update={"cost": ParseCost(calls=2, prompt_tokens=7)}))
+
+    def answer(item: Item, graph: BeliefGraph) -> ItemResult:
+        return ItemResult(id=item.id, gold=item.answer, prediction=item.answer, correct=True,
+                          llm_calls=1, llm_tokens=3)  # fmt: skip
+
+    @benchmarks.register("test-costs")
+    def make() -> Benchmark:
+        return Benchmark(name="test-costs", load=lambda p: load("tomi", p), build=build,
+                         answer=answer)  # fmt: skip
+
+    result = evaluate("test-costs", _tomi(tmp_path))
+    # The story's parse is counted once, on its first item; each answer's own calls stay.
+    assert [(r.llm_calls, r.llm_tokens) for r in result.results] == [(3, 10), (1, 3)]
+    assert result.summary()["llm_calls"] == 4
