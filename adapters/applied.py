@@ -20,10 +20,10 @@ What is symbolic here, and what must come from the parse:
   default a label promises, desires and emotions as stated, and the scale of a superlative.
 
 Normalisation before reading (``applied_graph``): a narrated "X does not hear Y" removes X
-from the perceivers of Y's utterance in that sentence and the one before; a speaker who is
-not told otherwise assumes the addressee heard (the speaker's model of the hearer takes the
-claim even when the hearer missed it); a narrated belief ("Dad thinks Mia made the mess")
-is a belief of its holder. The last two are asserted with ``BeliefGraph.add_belief``.
+from the perceivers of Y's utterance in that sentence and the one before. The solver itself
+lets a speaker assume the addressee heard (the speaker's model of the hearer takes the claim
+even when the hearer missed it) and makes a narrated belief ("Dad thinks Mia made the mess")
+a belief of its holder.
 
 Limits: desires compete only among the options a question names (or every value the story
 gives the relation); "unavailable" is a small word list (gone, lost, sold out, ...); a
@@ -64,7 +64,6 @@ from beliefgraph.models import (
     ParsedStory,
     Proposition,
     Sentence,
-    TruthStatus,
 )
 from beliefgraph.models import Event as _Event
 from beliefgraph.solvers import PerceptionModel, simulate
@@ -430,11 +429,9 @@ def _substitute(spec: EventSpec, value: str) -> Proposition:
 def applied_graph(story: ParsedStory, *, perception: PerceptionModel | None = None) -> BeliefGraph:
     """Build the graph of ``story`` with the normalisations applied reasoning needs.
 
-    1. ``apply_perception_facts``: "X does not hear Y" removes X from Y's utterance;
-    2. a speaker assumes an addressee who missed the utterance heard it: the chain
-       (speaker, addressee) takes the claim (asserted, source Inference);
-    3. a narrated Epistemic fact (holder, about) is a belief of the holder in ``about``
-       (asserted, Explicit, source Narration).
+    ``apply_perception_facts``: "X does not hear Y" removes X from Y's utterance. (That a
+    speaker assumes an addressee who missed the utterance heard it, and that a narrated
+    Epistemic fact is a belief of its holder, the solver derives for every graph.)
 
     Parameters
     ----------
@@ -448,10 +445,7 @@ def applied_graph(story: ParsedStory, *, perception: PerceptionModel | None = No
     BeliefGraph
     """
     story = apply_perception_facts(story, perception)
-    graph = BeliefGraph(story, perception=perception)
-    for belief in [*_assumed_heard(graph), *_stated_beliefs(graph)]:
-        graph.add_belief(belief)
-    return graph
+    return BeliefGraph(story, perception=perception)
 
 
 def apply_perception_facts(
@@ -522,63 +516,6 @@ def _touched(e: _Event, facts: list[_Event]) -> bool:
         and e.sentence_index in (f.sentence_index, f.sentence_index - 1)
         for f in facts
     )
-
-
-def _truth(graph: BeliefGraph, chain: Chain, prop: Proposition, at: int) -> TruthStatus:
-    held = believes(graph, chain, prop, at=at)
-    return "Unknown" if held is None else ("True" if held else "False")
-
-
-def _assumed_heard(graph: BeliefGraph) -> list[Belief]:
-    out: list[Belief] = []
-    for e in graph.events:
-        speaker = e.agent
-        if e.kind != "tell" or e.proposition is None or speaker is None:
-            continue
-        if speaker not in (e.perceivers or ()):
-            continue
-        for h in e.hearers:
-            if h == speaker or h in (e.perceivers or ()):
-                continue
-            out.append(
-                Belief(
-                    holders=(speaker, h),
-                    proposition=e.proposition,
-                    start=e.id,
-                    truth_status=_truth(graph, (h,), e.proposition, e.id),
-                    knowledge_access="Private",
-                    representation="Implicit",
-                    mental_source="Inference",
-                    provenance=(e.id,),
-                    source_actor=speaker,
-                )
-            )
-    return out
-
-
-def _stated_beliefs(graph: BeliefGraph) -> list[Belief]:
-    out: list[Belief] = []
-    for e in graph.events:
-        p = e.proposition
-        if e.kind != "narrate" or p is None or p.content_type != "Epistemic":
-            continue
-        if not p.holder or p.about is None or p.holder not in graph.actors:
-            continue
-        if believes(graph, (p.holder,), p.about, at=e.id) is True:
-            continue  # a restatement of what the holder already believes adds nothing
-        out.append(
-            Belief(
-                holders=(p.holder,),
-                proposition=p.about,
-                start=e.id,
-                truth_status=_truth(graph, (), p.about, e.id),
-                knowledge_access="Private",
-                representation="Explicit",
-                mental_source="Narration",
-                provenance=(e.id,),
-            )
-        )
-    return out
 
 
 # -- reading beliefs ------------------------------------------------------------------------------
