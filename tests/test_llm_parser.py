@@ -416,9 +416,11 @@ def test_rerun_is_served_from_the_cache(stub: StubServer, tmp_path: Path) -> Non
     a = first.parse(TEXT)
     second = make(stub, cache=path)  # a new parser, as in a new process
     b = second.parse(TEXT)
-    assert a == b
+    # The same story; only what it cost differs (the rerun asked nothing).
+    assert a.model_copy(update={"cost": b.cost}) == b
     assert stub.calls == 1
     assert (second.last_usage.calls, second.last_usage.cached) == (0, 1)
+    assert (a.cost.calls, b.cost.calls, b.cost.cached) == (1, 0, 1)
 
 
 def test_cache_key_changes_with_model_and_text(stub: StubServer, tmp_path: Path) -> None:
