@@ -67,7 +67,7 @@ def to_belief(
         truth_status=truth,
         knowledge_access=_access(chain, seg, propagator, timeline, cast, when),
         representation="Explicit"
-        if seg.source in ("narration", "testimony", "stated")
+        if seg.source in ("narration", "testimony", "stated") and _stated(seg, timeline)
         else "Implicit",
         mental_source=source,
         context=context,
@@ -75,6 +75,11 @@ def to_belief(
         source_actor=seg.speaker,
         provenance=seg.provenance,
     )
+
+
+def _stated(seg: Segment, timeline: Timeline) -> bool:
+    """Whether the text states what produced the segment (not merely implies it)."""
+    return not seg.provenance or timeline.steps[seg.provenance[0] - 1].event.stated
 
 
 def _access(

@@ -685,3 +685,22 @@ def test_eval_runs_a_benchmark_through_the_llm_and_counts_calls_once_per_story(
     assert result.accuracy == 1.0
     assert [r.llm_calls for r in result.results] == [1, 0]  # one story, parsed once
     assert result.summary()["llm_calls"] == 1 and result.llm_tokens > 0
+
+
+def test_an_implied_mental_state_is_kept_and_labelled_implicit(stub: StubServer) -> None:
+    text = "Tom stares at the last cookie."
+    stub.script(
+        {
+            "actors": ["Tom"],
+            "entities": [{"name": "cookie", "kind": "object"}],
+            "items": [
+                {"type": "mental_state", "sentence": 0, "holder": "Tom", "state": "desire",
+                 "stated": False, "relation": "want", "value": "the cookie"},
+            ],
+        }
+    )  # fmt: skip
+    graph = track(text, parser="llm", base_url=stub.base_url, model="stub", cache=False)
+    (event,) = graph.events
+    assert event.stated is False
+    (belief,) = [b for b in graph.beliefs(max_order=1) if b.holders == ("Tom",)]
+    assert belief.proposition.relation == "want" and belief.representation == "Implicit"

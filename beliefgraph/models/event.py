@@ -40,6 +40,8 @@ class Event(BeliefModel):
     """For a telling: heard by the addressees only."""
     perceivers: tuple[str, ...] | None = None
     """Who perceives it; None until the perception model decides."""
+    stated: bool = True
+    """False when the text only implies it (a mental state read between the lines)."""
     hypothetical: bool = False
     """Added by a question ("After Youyou returns ..."), not narrated by the story."""
     sentence: str = ""

@@ -16,9 +16,9 @@ parser ran (except ``Event.parser``):
 - a ``default`` assumption is a ``label`` event: the holders take the container to hold
   the contents until they perceive otherwise.
 
-Limits: whether a mental state was stated or implied has no field on ``Event`` yet and is
-dropped; sentences are split at ``.``, ``!`` and ``?`` (an abbreviation such as "Mr." also
-splits).
+Whether a mental state was stated or implied is kept as ``Event.stated`` (an implied one
+labels Implicit). Limits: sentences are split at ``.``, ``!`` and ``?`` (an abbreviation
+such as "Mr." also splits).
 """
 
 from __future__ import annotations
@@ -218,7 +218,9 @@ def item_events(item: Item, names: Names) -> list[dict[str, Any]]:
         if holders:
             fields["perceivers"] = holders
         return [fields]
-    return [{"kind": "narrate", "proposition": prop}]  # mental state, perception
+    if isinstance(item, MentalState):
+        return [{"kind": "narrate", "proposition": prop, "stated": item.stated}]
+    return [{"kind": "narrate", "proposition": prop}]  # perception fact
 
 
 def _names_for(parse: StoryParse, actors: Iterable[str] = (), things: Iterable[str] = ()) -> Names:
