@@ -22,3 +22,21 @@ def benchmarks() -> Path:
     if not path.is_dir():
         pytest.skip(f"benchmark data not found at {path} (set BELIEFGRAPH_BENCHMARKS)")
     return path
+
+
+# Every setting through which a test could reach a real LLM endpoint.
+LLM_ENV = (
+    "BELIEFGRAPH_LLM_BASE_URL",
+    "BELIEFGRAPH_LLM_MODEL",
+    "BELIEFGRAPH_LLM_MODE",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+)
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No LLM configured, and an LLM cache that never touches the home directory."""
+    for name in LLM_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BELIEFGRAPH_LLM_CACHE", str(tmp_path / "cache.sqlite3"))

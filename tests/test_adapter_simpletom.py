@@ -41,21 +41,6 @@ from beliefgraph.models import Proposition
 pytest_plugins = ["llm_fixtures"]
 
 FIXTURES = Path(__file__).parent / "fixtures" / "simpletom"
-ENV = (
-    "BELIEFGRAPH_LLM_BASE_URL",
-    "BELIEFGRAPH_LLM_MODEL",
-    "BELIEFGRAPH_LLM_MODE",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-)
-
-
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No LLM configured, and an LLM cache that never touches the home directory."""
-    for name in ENV:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BELIEFGRAPH_LLM_CACHE", str(tmp_path / "cache.sqlite3"))
 
 
 @pytest.fixture(scope="module")

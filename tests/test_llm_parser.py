@@ -63,15 +63,8 @@ GOOD: dict[str, Any] = {
 }  # fmt: skip
 BAD = {**GOOD, "items": [*GOOD["items"], {"type": "action", "sentence": 1, "kind": "exit",
                                           "actors": ["Bob"]}]}  # fmt: skip
-ENV = ("BELIEFGRAPH_LLM_BASE_URL", "BELIEFGRAPH_LLM_MODEL", "BELIEFGRAPH_LLM_MODE",
-       "OPENAI_API_KEY", "OPENAI_BASE_URL")  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ENV:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("BELIEFGRAPH_LLM_CACHE", str(tmp_path / "default-cache.sqlite3"))
+# Every test here runs with no LLM configured and a private cache (conftest's ``offline``).
+pytestmark = pytest.mark.usefixtures("offline")
 
 
 def make(stub: StubServer, **settings: Any) -> LLMParser:
