@@ -59,6 +59,7 @@ def assemble(
     *,
     strict: bool,
     sources: Sequence[tuple[int | None, str]] = (),
+    sentence_of: Sequence[int] = (),
 ) -> ParsedStory:
     """Resolve and number the events of one story.
 
@@ -73,6 +74,10 @@ def assemble(
     sources : sequence of (int or None, str), optional
         Per clause, the physical line it starts on and why it is unread ("" when no rule
         reads it); used to name unread clauses of unnumbered text in the error.
+    sentence_of : sequence of int, optional
+        Per clause, the 0-based index of the segmenter sentence it belongs to: the
+        ``index`` of its ``Sentence`` and the ``sentence_index`` of its events, so clauses
+        of one sentence share a number. Defaults to the clause's own position.
 
     Returns
     -------
@@ -95,7 +100,7 @@ def assemble(
     ('enter', 'garage', 'room')
     """
     items = list(items)
-    return _Story(items).build(text, items, strict, list(sources))
+    return _Story(items).build(text, items, strict, list(sources), list(sentence_of))
 
 
 class _Story:
@@ -120,10 +125,12 @@ class _Story:
         items: list[Item],
         strict: bool,
         sources: list[tuple[int | None, str]],
+        sentence_of: list[int],
     ) -> ParsedStory:
         sentences = []
         unread: list[tuple[str, int, int | None, str]] = []
-        for index, (clause, line, templates) in enumerate(items):
+        for position, (clause, line, templates) in enumerate(items):
+            index = sentence_of[position] if position < len(sentence_of) else position
             first = len(self.events) + 1
             parsed = templates is not None
             if templates is not None:
@@ -134,7 +141,7 @@ class _Story:
                     del self.events[first - 1 :]
                     parsed = False
             if not parsed:
-                physical, reason = sources[index] if index < len(sources) else (None, "")
+                physical, reason = sources[position] if position < len(sources) else (None, "")
                 if templates is not None:
                     reason = "a pronoun with nothing to refer to"
                 unread.append((clause, index, line if line is not None else physical, reason))

@@ -2,7 +2,10 @@
 
 Lines may carry bAbI numbering ("1 Ella entered the garage."), kept as each sentence's
 ``line``. Sentences are those of ``beliefgraph.text.segment``; comma-spliced sentences
-are cut into clauses (``chunks``), and each clause is one ``Sentence`` of the result.
+are cut into clauses (``chunks``), and each clause is one ``Sentence`` of the result,
+numbered (``Sentence.index``, ``Event.sentence_index``) as the segmenter numbers the
+sentence it belongs to, so "sentence N" in errors and explanations is the N-th sentence
+a user counts, whatever its clauses.
 Lines without a letter or digit ("***") are separators, not sentences. The clause
 shapes read, and the events they give, are listed in ``frames``; the story-level
 resolution of pronouns and names in ``assemble``.
@@ -96,11 +99,13 @@ def _parse(text: str, strict: bool) -> ParsedStory:
     # is frozen, so one object can serve every caller.
     items: list[Item] = []
     sources: list[tuple[int | None, str]] = []
+    numbers: list[int] = []
     for span in segment(text):
         for clause, templates, reason in _read(span.text):
             items.append((clause, span.number, templates))
             sources.append((span.line, reason))
-    return assemble(text, items, strict=strict, sources=sources)
+            numbers.append(span.index - 1)
+    return assemble(text, items, strict=strict, sources=sources, sentence_of=numbers)
 
 
 @lru_cache(maxsize=1 << 16)
