@@ -234,9 +234,20 @@ class _Story:
         return name
 
     def _prop(self, p: PropTemplate, subject: str | None = None) -> Proposition:
+        if p.about is not None:  # "Aria believes that the flour is fresh"
+            assert isinstance(p.subject, Who)
+            holder = subject or self._actors(p.subject)[0]
+            return Proposition(
+                content_type="Epistemic",
+                subject=holder,
+                relation=p.relation,
+                holder=holder,
+                about=self._prop(p.about),
+            )
         if isinstance(p.subject, Who):
             subj = subject or self._actors(p.subject)[0]
-        elif p.relation == "in":
+        elif p.relation != "contains":
+            # a thing located, or a thing something happens to ("the storm", "the oven")
             subj = self._entity(p.subject, "object") or ""
         else:
             subj = self._entity(p.subject, "container") or ""

@@ -28,6 +28,7 @@ from .lexicon import (
     PERSON_NOUNS,
     PRONOUNS,
     SKIPPED,
+    word_classes,
 )
 from .nlp import get_nlp
 from .templates import Mention
@@ -157,15 +158,97 @@ def _chunk_matcher() -> Matcher:
     return m
 
 
+# Words after which a new clause, with its own verb, may start.
+_CLAUSE_OPENERS = frozenset(
+    {",", ";", ":", "and", "but", "or", "that", "which", "who", "while", "when", "because",
+     "as", "before", "after", "so", "if", "until", "once", "where", "though", "although"}
+)  # fmt: skip
+_SUBJECT_WORDS = frozenset({"he", "she", "they", "it", "i", "we", "you", "who", "which"})
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am"})
+# After these a word is a noun, never a verb ("the cans", "in rolls", "his painting").
+_NOUN_CONTEXT = DETERMINERS | frozenset(
+    {"of", "in", "on", "at", "with", "for", "by", "from", "no", "any", "every", "each", "all"}
+)
+_AUX = frozenset({"do", "does", "did", "has", "had", "have", "having"})
+_PARTICLES = frozenset({"up", "out", "down", "off", "away", "over", "back", "around", "by"})
+_AFTER_PLACE = frozenset(
+    {"in", "on", "at", "to", "and", "or", "with", "for", "by", "near", "after", "before",
+     "while", "when", "because", "so", "early", "late", "today", "tonight", "again", "later"}
+)  # fmt: skip
+
+
+def _verb_tokens(doc: Doc) -> frozenset[int]:
+    """Positions of verbs the frame lexicon does not list: "Kofi repaired his net".
+
+    Without a tagger, a word is taken for a verb when its lemma is an English verb
+    (``word_classes``) and its form or place says so: an inflected form ("-s", "-ed",
+    irregular past) as the first verb of its clause, not right after an article or a
+    preposition ("the cans" is a noun, "a storm rolls in" a verb); an "-ing" or "-ed"
+    form after "be" ("is walking", "is plugged in") or opening a clause ("..., causing
+    the flowers to wilt"); a base form after "to" when it is no noun or an object follows
+    ("to buy new threads", not "to school in the morning"). One clause has one such
+    finite verb, so "knocks over the paint cans" keeps "cans" a noun.
+    """
+    verbs, nouns = word_classes()
+    out: set[int] = set()
+    finite = False  # the current clause already has its verb
+    subject = False  # ... and a word that may be its subject
+    for i, tok in enumerate(doc):
+        low = tok.lower_
+        prev = doc[i - 1].lower_ if i else ""
+        if low in _CLAUSE_OPENERS:
+            # "... and listens": the same subject; "which settles": the relative's subject
+            finite = False
+            subject = (subject and low in ("and", "but", "or")) or low in ("who", "which")
+            continue
+        lemma = tok.lemma_.lower()
+        if lemma in FRAME_VERBS or low in _BE or low in _AUX:
+            finite = True
+            continue
+        if low in _SUBJECT_WORDS or (not tok.is_punct and low not in CLOSED):
+            was_subject, subject = subject, True
+        else:
+            continue
+        if lemma not in verbs or (tok.is_title and i) or prev in _NOUN_CONTEXT:
+            continue
+        if prev.endswith("ly") and i > 1 and doc[i - 2].lower_ in _NOUN_CONTEXT:
+            continue  # "a school of brightly colored fish": an adjective
+        nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
+        if low.endswith("ing"):
+            if prev in _BE or prev in _CLAUSE_OPENERS or not i:
+                out.add(i)
+        elif prev == "to":
+            # "to school in the morning", "to market." are places; "to buy new threads" is
+            # a verb with its object.
+            place = not nxt or nxt in _AFTER_PLACE or not nxt[0].isalpha()
+            if low == lemma and (lemma not in nouns or nxt in _PARTICLES or not place):
+                out.add(i)
+        elif low != lemma and low.endswith("ed") and prev in _BE | _AUX:
+            out.add(i)  # a passive, a state or a perfect: "is plugged in", "has prepared"
+        elif low != lemma and was_subject and not finite:
+            out.add(i)
+            finite = True
+    return frozenset(out)
+
+
 def _chunk(doc: Doc) -> list[Chunk]:
     strings = doc.vocab.strings
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
+    verbs = _verb_tokens(doc)
     # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
     # without building Span objects).
     for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
         if taken.isdisjoint(range(start, end)):
-            spans[start] = (end, strings[key] == "NAME")
+            is_name = strings[key] == "NAME"
+            # A verb inside a noun phrase ends it: "a storm rolls" is "a storm" + "rolls".
+            a = start
+            for v in sorted(verbs.intersection(range(start, end))):
+                if v > a:
+                    spans[a] = (v, is_name)
+                a = v + 1
+            if a < end:
+                spans[a] = (end, is_name)
             taken.update(range(start, end))
     out: list[Chunk] = []
     text = doc.text  # Doc.text joins every token: read it once, not once per chunk

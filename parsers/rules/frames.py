@@ -53,6 +53,7 @@ Conventions beyond the library's event vocabulary (the solver relies on all of t
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -62,11 +63,21 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
 from .chunks import HE, IT, NAME, NAMES, NP, NPS, THEY, Chunk
-from .lexicon import ABSENT, ANIMALS, DETERMINERS, FRAME_VERBS, LABEL_NOUNS, SKIPPED, TIME_NOUNS
+from .lexicon import (
+    ABSENT,
+    ANIMALS,
+    CLOSED,
+    DETERMINERS,
+    FRAME_VERBS,
+    LABEL_NOUNS,
+    SKIPPED,
+    TIME_NOUNS,
+    word_classes,
+)
 from .nlp import get_nlp
 from .templates import Mention, PropTemplate, Template, Who
 
-__all__ = ["MAX_CLAUSES", "ClauseTooLongError", "read_clause"]
+__all__ = ["MAX_CLAUSES", "ClauseTooLongError", "read_clause", "read_clauses"]
 
 Slots = Mapping[str, Any]
 Handler = Callable[[Slots, str], "tuple[Template, ...] | None"]
@@ -145,6 +156,7 @@ _NEAR = "by|near|beside|next|at|on|in|under|behind"
 _BEFORE_MAIN = frozenset({"after", "when", "once", "as"})
 _SUBORDINATORS = frozenset({"before", "while", "until", "because", "so", *_BEFORE_MAIN})
 _NOT = "can|ca|could|do|doe|did|will|wo|would not"
+_OF = "of|in|on|at|from|near|with|inside|outside|by"
 
 
 def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] | None:
@@ -196,6 +208,123 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
     return read
 
 
+def read_clauses(
+    clauses: Sequence[Sequence[Chunk]], sentence: str
+) -> list[tuple[tuple[Template, ...] | None, str]]:
+    """Read the comma-separated clauses of one sentence, each completed from those before.
+
+    A clause that lacks a subject takes the one before it: "Carlos is a farmer, tending
+    to his cornfield" (Carlos tends), "a heatwave struck, causing the vegetables to wilt";
+    "..., which appears to be moist" is about the object of the clause before; a lone name
+    ("Olumide, a skilled woodcarver, is ...") is the subject of what follows, and a noun
+    phrase after it is who it is; a noun phrase after a clause ending in one describes it
+    ("his signature dish, a spicy curry"); a bare predicate ("..., ready for harvest")
+    describes the subject; a fragment opening with a preposition after such an insert
+    finishes the clause before the insert ("... his dish, a curry, for the customers").
+
+    Parameters
+    ----------
+    clauses : sequence of sequence of Chunk
+        The sentence's clauses, from ``chunks.split``.
+    sentence : str
+        The sentence the chunks' offsets point into.
+
+    Returns
+    -------
+    list of (tuple of Template or None, str)
+        Per clause, its templates (``()`` when it only names what the next clause is
+        about) or None when it is unread, and why it is unread when the parser gave up
+        on it ("" otherwise).
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers.rules.chunks import split
+    >>> text = "Ravi is a farmer, tending to his mango orchard."
+    >>> reads = read_clauses([c.chunks for c in split(text)], text)
+    >>> [[t.prop.relation for t in r] for r, _ in reads]
+    [['be'], ['tend']]
+    """
+    out: list[tuple[Template, ...] | None] = []
+    reasons: dict[int, str] = {}  # why a clause is unread, when the parser gave up on it
+    subject: Chunk | None = None  # the subject of the latest clause that had one
+    lone = False  # the clause before was a subject alone
+    antecedent: list[Chunk] = []  # the object of the clause before ("a pile of clay")
+    inserted: int | None = None  # the clause an insert interrupted
+    body: list[list[Chunk]] = []  # each clause as read
+    for k, given in enumerate(clauses):
+        chunks = list(given)
+        if not chunks:
+            out.append(read_clause(chunks, sentence))
+            body.append(chunks)
+            continue
+        first = chunks[0]
+        filled = chunks
+        verbless = not any(_verb_like(c) for c in chunks)
+        if first.sym in _SUBJECTS and len(chunks) == 1 and k + 1 < len(clauses):
+            out.append(())  # named here, the subject of the next clauses
+            body.append(chunks)
+            subject, lone = first, True
+            continue
+        if first.sym in ("which", "who") and len(chunks) > 1 and antecedent:
+            filled = [*antecedent, *chunks[1:]]
+        elif _verb_like(first) and subject is not None:
+            filled = [subject, *chunks]
+        elif verbless and first.sym in (NP, NPS, NAME) and (lone or antecedent):
+            be = Chunk("be", first.start, first.start)
+            if lone and subject is not None:
+                filled = [subject, be, *chunks]
+            elif _determined(first, sentence):
+                filled = [*antecedent, be, *chunks]
+            elif subject is not None:
+                filled = [subject, be, *chunks]
+            inserted = k - 1 if inserted is None and not lone else inserted
+        elif verbless and first.sym in _PREPOSITIONS and inserted is not None:
+            # "..., a spicy curry, for the customers": the clause before the insert goes on.
+            whole = [*body[inserted], *chunks]
+            again = read_clause(whole, sentence)
+            if again is not None and out[inserted] is not None:
+                out[inserted] = again
+                out.append(())
+                body.append(chunks)
+                continue
+        try:
+            read = read_clause(filled, sentence)
+        except ClauseTooLongError as err:
+            read, reasons[k] = None, str(err)
+        out.append(read)
+        body.append(filled)
+        if first.sym in _SUBJECTS or (first.sym in (NP, NPS) and not verbless):
+            subject = first
+        if not (verbless and first.sym in (NP, NPS, NAME)):
+            inserted = None
+        lone = False
+        antecedent = _object_of(filled)
+    return [(r, reasons.get(k, "")) for k, r in enumerate(out)]
+
+
+_PREPOSITIONS = frozenset(
+    {"for", "with", "in", "on", "at", "to", "from", "near", "by", "of", "about", "during"}
+)
+
+
+def _verb_like(c: Chunk) -> bool:
+    return c.sym in _any_verb() or c.sym in _AUX_NEXT or c.sym == "have"
+
+
+def _determined(c: Chunk, sentence: str) -> bool:
+    return sentence[c.start : c.end].split(" ", 1)[0].lower() in DETERMINERS
+
+
+def _object_of(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """The first noun phrase after the clause's verb, with an "of" phrase ("a pile of clay")."""
+    for i, c in enumerate(chunks):
+        if i and c.sym in (NP, NPS) and any(_verb_like(x) for x in chunks[:i]):
+            if i + 2 < len(chunks) and chunks[i + 1].sym == "of" and chunks[i + 2].sym in (NP, NPS):
+                return list(chunks[i : i + 3])
+            return [c]
+    return []
+
+
 class ClauseTooLongError(ValueError):
     """A sentence with more coordinated clauses than the parser reads (``MAX_CLAUSES``)."""
 
@@ -218,7 +347,7 @@ def _read_parts(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | No
         cuts = [
             i
             for i in range(2, len(chunks) - 1)
-            if chunks[i].sym == "and" and chunks[i + 1].sym in FRAME_VERBS
+            if chunks[i].sym == "and" and _verb_next(chunks, i + 1)
         ]
     if len(cuts) + 1 > MAX_CLAUSES:
         raise ClauseTooLongError(
@@ -250,6 +379,16 @@ def _read_parts(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | No
         return memo[a]
 
     return read_from(0)
+
+
+_AUX_NEXT = frozenset({"do", "doe", "did", "can", "ca", "could", "will", "wo", "would", "be"})
+
+
+def _verb_next(chunks: Sequence[Chunk], i: int) -> bool:
+    """Whether a clause sharing the subject starts at ``i``: "... and sees the box", "...
+    and repairs the net", "... and does not notice the birds"."""
+    sym = chunks[i].sym
+    return sym in FRAME_VERBS or sym in _any_verb() or sym in _AUX_NEXT
 
 
 def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | None:
@@ -285,9 +424,11 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
                 return left + right
     for i in range(2, len(chunks) - 1):
         # A purpose clause ("went upstairs to take a shower") says why, not what happens.
+        # Only after an event the solver tracks (a move, a going): a fact kept verbatim
+        # keeps its "to ..." ("Delia proceeds to collect the data").
         if chunks[i].sym in ("to", "for") and chunks[i + 1].sym not in _NOUNS:
             left = _match(chunks[:i], sentence)
-            if left is not None:
+            if left is not None and all(t.kind != "narrate" for t in left):
                 return left
     return None
 
@@ -362,6 +503,9 @@ def _compile(pattern: str) -> list[tuple[list[dict[str, Any]], list[str | None]]
             if word == "REST":
                 specs.append({"OP": "+"})
                 names.append("rest")
+            elif word == "VERB":
+                specs.append({"LEMMA": {"IN": sorted(_any_verb())}})
+                names.append(name or "verb")
             elif word in _CLASSES:
                 specs.append({"LEMMA": {"IN": list(_CLASSES[word])}})
                 names.append(name or word.lower())
@@ -370,6 +514,14 @@ def _compile(pattern: str) -> list[tuple[list[dict[str, Any]], list[str | None]]
                 names.append(name or None)
         out.append((specs, names))
     return out
+
+
+@cache
+def _any_verb() -> frozenset[str]:
+    # Any English verb lemma as a clause's verb ("repair", "swim"), except the auxiliaries
+    # and the closed words some verbs share a spelling with ("up", "down").
+    verbs, _ = word_classes()
+    return (verbs | FRAME_VERBS) - CLOSED - {"be", "have", "do"}
 
 
 @cache
@@ -641,7 +793,7 @@ def _moves_inside(chunks: Sequence[Chunk]) -> bool:
 def _identity(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "Kofi is a fisherman from a small village in Ghana": who someone is.
     what = [s["what"], *s.get("rest", ())]
-    if _moves_inside(what):
+    if _moves_inside(what) or _ing(s["what"], sentence):  # "is attending ...": an act
         return None
     prop = PropTemplate("Identity/Relation", _who(s["subj"]), "be", _text(what, sentence))
     return (Template("narrate", prop=prop),)
@@ -664,6 +816,139 @@ def _perceives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
 
 def _want(s: Slots, sentence: str) -> tuple[Template, ...]:
     prop = PropTemplate("Desire/Intention", _who(s["subj"]), "want", _text(s["rest"], sentence))
+    return (Template("narrate", prop=prop),)
+
+
+# -- any verb: what a clause says someone or something did, or what state a thing is in ----
+
+# Words that open a clause of its own inside a generic reading's complement: the clause is
+# left to the frames that cut sentences ("Tom smiled and Ann told him ..."), never swallowed.
+_JOINERS = frozenset(
+    {"and", "but", "while", "when", "after", "before", "because", "until", "once", "so", "as",
+     "if", "that", "then"}
+)  # fmt: skip
+_PLACE_PREPOSITIONS = frozenset(
+    {"in", "into", "inside", "on", "onto", "under", "underneath", "beneath", "behind",
+     "beside", "near", "at"}
+)  # fmt: skip
+
+
+# Verbs whose own frames carry what the solver uses (who is where, who sees and hears
+# what, what is open): never read by the any-verb frames, so a form their frames miss stays
+# unread instead of becoming a mere fact.
+_OWN_FRAME = (
+    _MOVING
+    | frozenset((_STROLL + "|" + _GO + "|" + _TELL + "|" + _SAY).split("|"))
+    | frozenset(
+        {
+            "arrive",
+            "reach",
+            "return",
+            "reappear",
+            "exit",
+            "open",
+            "close",
+            "shut",
+            "lock",
+            "see",
+            "notice",
+            "spot",
+            "find",
+            "discover",
+            "witness",
+            "observe",
+            "watch",
+            "label",
+            "swap",
+            "replace",
+            "empty",
+            "transfer",
+            "believe",
+            "think",
+            "want",
+            "need",
+        }
+    )
+)
+
+
+def _plain(chunks: Sequence[Chunk]) -> bool:
+    """Whether a complement may be kept verbatim as one fact: it names no placing, taking
+    or going verb, no "into"/"onto" (a change of place), and no clause of its own ("and
+    finds a cup", "and Ann told him ...")."""
+    if _moves_inside(chunks) or any(c.sym in ("into", "onto") for c in chunks):
+        return False
+    return not any(
+        c.sym in _JOINERS and (n.sym in _SUBJECTS or _verb_next(chunks, i + 1))
+        for i, (c, n) in enumerate(itertools.pairwise(chunks))
+    )
+
+
+def _subject_mention(chunks: Sequence[Chunk], sentence: str) -> Mention:
+    """ "a pod of dolphins": the first noun phrase's mention, widened to the whole subject."""
+    head = _one(chunks[0])
+    if len(chunks) == 1:
+        return head
+    return Mention(head.text + sentence[chunks[0].end : chunks[-1].end], head.key)
+
+
+def _ing(c: Chunk, sentence: str) -> bool:
+    return sentence[c.start : c.end].lower().endswith("ing")
+
+
+def _subject_chunks(s: Slots) -> list[Chunk]:
+    return [s["subj"], *([s["of"]] if "of" in s else [])]
+
+
+def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Kofi repaired his net", "Zara is attending an art exhibition": an act of the actor,
+    # kept as a fact they know (the verb's lemma, its complement verbatim).
+    rest = s.get("rest", ())
+    verb = s["verb"]
+    if verb.sym in _OWN_FRAME or not _plain(rest):
+        return None
+    if "be" in s and not _ing(verb, sentence):
+        return None  # "Tom is surprised ...": a state, not an act (``_identity``)
+    value = _text(rest, sentence) if rest else None
+    prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
+    return (Template("narrate", prop=prop),)
+
+
+def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "A storm rolls in", "A pod of dolphins swims by the reef": an event in the world; who
+    # perceives it is for other sentences to say ("Kofi does not notice ...").
+    rest = s.get("rest", ())
+    if s["verb"].sym in _OWN_FRAME or not _plain(rest):
+        return None
+    subject = _subject_mention(
+        s["subj"] if isinstance(s["subj"], tuple) else (s["subj"],), sentence
+    )
+    value = _text(rest, sentence) if rest else None
+    prop = PropTemplate("Action/Event", subject, s["verb"].sym, value, negated="neg" in s)
+    return (Template("narrate", prop=prop),)
+
+
+def _state(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "The sky is cloudy", "The coral appears vibrant": the state of a thing. A place after
+    # the verb ("is in the box by the door") is a location no frame read: left unread.
+    rest = s["rest"]
+    if rest[0].sym in _PLACE_PREPOSITIONS or not _plain(rest):
+        return None
+    subject = _subject_mention(_subject_chunks(s), sentence)
+    verb = s["verb"].sym
+    prop = PropTemplate(
+        "Contents/Physical State", subject, verb, _text(rest, sentence), negated="neg" in s
+    )
+    return (Template("narrate", prop=prop),)
+
+
+def _believes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Aria believes that her flour is fresh": the narrator states Aria's belief. Only a
+    # reported clause read as one fact about a thing (a place or a state) is kept.
+    said = read_clause(list(s["rest"]), sentence)
+    if not said or len(said) != 1 or said[0].prop is None or isinstance(said[0].prop.subject, Who):
+        return None
+    prop = PropTemplate("Epistemic", _who(s["subj"]), "think", about=said[0].prop)
     return (Template("narrate", prop=prop),)
 
 
@@ -826,5 +1111,21 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             f"SUBJ ({_NOT}:neg) notice|see|observe|spot|discover|watch|realize|hear|feel|smell"
             "|taste|check|find|know:verb (that) REST",
         ],
+    ),
+    (_believes, ["SUBJ believe|think|assume|expect|suppose|trust|remember (that) REST"]),
+    (_identity, ["SUBJ be WHO:what (REST)", "SUBJ be VERB:what (REST)"]),
+    (_did, [f"SUBJ ({_NOT}:neg) (be:be) VERB:verb (REST)"]),
+    (
+        _state,
+        [
+            "NP:subj be|become|remain|appear|seem|look|feel|smell|taste|sound|get|turn:verb"
+            " (not:neg) REST",
+            f"NP:subj {_OF} NPS:of be|become|remain|appear|seem|look|feel|smell|taste|sound|get"
+            "|turn:verb (not:neg) REST",
+        ],
+    ),
+    (
+        _happens,
+        [f"NPS:subj ({_NOT}:neg) VERB:verb (REST)", f"NP:subj {_OF} NPS:of VERB:verb (REST)"],
     ),
 ]

@@ -27,7 +27,7 @@ from beliefgraph.text import segment
 
 from .assemble import Item, assemble
 from .chunks import split
-from .frames import ClauseTooLongError, read_clause
+from .frames import read_clauses
 from .templates import Template
 
 __all__ = ["RulesParser"]
@@ -112,10 +112,8 @@ def _parse(text: str, strict: bool) -> ParsedStory:
 def _read(sentence: str) -> tuple[tuple[str, tuple[Template, ...] | None, str], ...]:
     # Benchmarks repeat sentences heavily (ToMi reuses each story for many questions), so
     # the story-independent reading of a sentence is computed once per process.
-    out = []
-    for c in split(sentence):
-        try:
-            out.append((c.text, () if c.meta else read_clause(c.chunks, sentence), ""))
-        except ClauseTooLongError as err:
-            out.append((c.text, None, str(err)))
-    return tuple(out)
+    clauses = split(sentence)
+    if any(c.meta for c in clauses):
+        return tuple((c.text, (), "") for c in clauses)
+    reads = read_clauses([c.chunks for c in clauses], sentence)
+    return tuple((c.text, r, why) for c, (r, why) in zip(clauses, reads, strict=True))
