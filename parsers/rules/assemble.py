@@ -47,6 +47,9 @@ _ENTITY_KIND: dict[str, EntityKind] = {
 
 
 _VALUE_ROLES = {"in": "container", "contains": "object", "see inside": "container", "have": "owned"}
+# Things an act is done to ("took the socks", "folded her scarf") are objects "it" and
+# "them" may refer to next; an animal seen or a thing lost is not part of the story's stage.
+_NOT_OBJECTS = frozenset({"see", "lose"})
 
 
 class _Unresolved(Exception):
@@ -116,6 +119,7 @@ class _Story:
         self.subjects: tuple[str, ...] = ()  # who does the event being read
         self.where: dict[str, str | None] = {}
         self.left: dict[str, str | None] = {}
+        self.before: dict[str, str] = {}  # the room an actor was in before their current one
         self.opened: str | None = None
         self.events: list[Event] = []
 
@@ -265,6 +269,8 @@ class _Story:
 
     def _value(self, p: PropTemplate, m: Mention) -> str | None:
         role = _VALUE_ROLES.get(p.relation)
+        if role is None and p.content_type == "Action/Event" and p.relation not in _NOT_OBJECTS:
+            role = "object"
         # Values of distractor facts ("loves the tangerine") are not story entities.
         return self._entity(m, role) if role else self._name(m)
 
@@ -299,12 +305,17 @@ class _Story:
                 return
         if kind in ("enter", "exit", "stay"):
             room = self._entity(t.room, "room")
+            if room is None and t.place == "back":
+                room = self._back(actors)
             for a in actors:
                 if kind == "exit":
                     self.left[a] = room or self.where.get(a)
                     self.where[a] = None
                 else:
-                    self.where[a] = room or self.where.get(a) or self.left.get(a)
+                    old = self.where.get(a)
+                    self.where[a] = room or old or self.left.get(a)
+                    if old is not None and old != self.where[a]:
+                        self.before[a] = old
             self._add(t, clause, index, line, actors=actors, room=room)
         elif kind == "observe" and t.place == "find_in":
             self._find_in(t, actors, clause, index, line)
@@ -347,6 +358,17 @@ class _Story:
                 hearers=hearers,
                 private=t.private,
             )
+
+    def _back(self, actors: tuple[str, ...]) -> str | None:
+        """Where "came back" leads: the room each actor left, or was in before their
+        current one ("went into the garden ... came back": the kitchen), when all agree."""
+        rooms = {
+            self.left.get(a) if self.where.get(a) is None else self.before.get(a) for a in actors
+        }
+        room = rooms.pop() if len(rooms) == 1 else None
+        if room is not None:
+            self.kinds.setdefault(room, "room")
+        return room
 
     def _find_in(
         self, t: Template, actors: tuple[str, ...], clause: str, index: int, line: int | None

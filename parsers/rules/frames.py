@@ -213,7 +213,9 @@ def read_clauses(
 ) -> list[tuple[tuple[Template, ...] | None, str]]:
     """Read the comma-separated clauses of one sentence, each completed from those before.
 
-    A clause that lacks a subject takes the one before it: "Carlos is a farmer, tending
+    A leading "before" clause is read after the clause it precedes ("Before Sam went to
+    school, he hid his ball": the hiding first; "he" is Sam). A clause that lacks a
+    subject takes the one before it: "Carlos is a farmer, tending
     to his cornfield" (Carlos tends), "a heatwave struck, causing the vegetables to wilt";
     "..., which appears to be moist" is about the object of the clause before; a lone name
     ("Olumide, a skilled woodcarver, is ...") is the subject of what follows, and a noun
@@ -250,6 +252,9 @@ def read_clauses(
     lone = False  # the clause before was a subject alone
     antecedent: list[Chunk] = []  # the object of the clause before ("a pile of clay")
     inserted: int | None = None  # the clause an insert interrupted
+    deferred: tuple[Template, ...] | None = None  # a "before" clause, read after the next
+    out_k = 0  # where the deferred clause was
+    cataphor: Chunk | None = None  # the name a "before" clause gave the next clause's "he"
     body: list[list[Chunk]] = []  # each clause as read
     for k, given in enumerate(clauses):
         chunks = list(given)
@@ -258,7 +263,21 @@ def read_clauses(
             body.append(chunks)
             continue
         first = chunks[0]
+        if first.sym == "before" and len(chunks) > 2 and chunks[1].sym in _SUBJECTS:
+            # "Before Sam went to school, he hid his ball": the main clause happens first.
+            later = read_clause(chunks[1:], sentence)
+            if later is not None and k + 1 < len(clauses):
+                deferred, out_k = later, k
+                out.append(())
+                body.append(chunks)
+                subject, cataphor = chunks[1], chunks[1]
+                continue
         filled = chunks
+        if cataphor is not None and first.sym in (HE, THEY) and cataphor.sym in (NAME, NAMES):
+            # "..., he hid his ball": "he" is the Sam just named
+            filled = chunks = [_named_as(cataphor, first), *chunks[1:]]
+            first = chunks[0]
+        cataphor = None
         verbless = not any(_verb_like(c) for c in chunks)
         if first.sym in _SUBJECTS and len(chunks) == 1 and k + 1 < len(clauses):
             out.append(())  # named here, the subject of the next clauses
@@ -291,6 +310,12 @@ def read_clauses(
             read = read_clause(filled, sentence)
         except ClauseTooLongError as err:
             read, reasons[k] = None, str(err)
+        if deferred is not None:
+            if read is not None:
+                read = read + deferred
+            else:
+                out[out_k] = deferred
+            deferred = None
         out.append(read)
         body.append(filled)
         if first.sym in _SUBJECTS or (first.sym in (NP, NPS) and not verbless):
@@ -305,6 +330,11 @@ def read_clauses(
 _PREPOSITIONS = frozenset(
     {"for", "with", "in", "on", "at", "to", "from", "near", "by", "of", "about", "during"}
 )
+
+
+def _named_as(name: Chunk, pronoun: Chunk) -> Chunk:
+    genders = pronoun.genders * len(name.names) if pronoun.genders else name.genders
+    return Chunk(name.sym, pronoun.start, pronoun.end, names=name.names, genders=genders)
 
 
 def _verb_like(c: Chunk) -> bool:
@@ -433,13 +463,41 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
     return None
 
 
+def _time_words(m: Mention) -> bool:
+    # By the words as written too: the lookup lemmatizer reads "evening" as "even".
+    return any(
+        all(w in TIME_NOUNS or w in _TIME_WORDS for w in words)
+        for words in (m.key.split(), m.text.lower().split())
+    )
+
+
+def _trim_time(c: Chunk) -> Chunk:
+    """ "his fishing net last night" -> "his fishing net": a time phrase the noun phrase ran
+    into (a noun of time, after words of time)."""
+    if c.sym != NP:
+        return c
+    m = c.items[0]
+    words = m.text.split()
+    k = len(words)
+    while k > 1 and words[k - 1].lower() in _TIME_WORDS | TIME_NOUNS:
+        k -= 1
+    if k == len(words) or words[-1].lower() not in TIME_NOUNS or k < 1:
+        return c
+    text = " ".join(words[:k])
+    table = get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_lookup")
+    head = words[k - 1].lower()
+    key = " ".join([*(w.lower() for w in words[: k - 1]), table.get(head, head)])
+    return Chunk(NP, c.start, c.end - (len(m.text) - len(text)), items=(Mention(text, key),))
+
+
 def _drop_time_phrases(chunks: list[Chunk]) -> list[Chunk]:
     """Remove "in the afternoon", "the next morning", "an hour later", "on Monday"."""
     out: list[Chunk] = []
     i = 0
     while i < len(chunks):
         c = chunks[i]
-        if c.sym == NP and all(w in TIME_NOUNS or w in _TIME_WORDS for w in c.items[0].key.split()):
+        c = _trim_time(c)
+        if c.sym == NP and _time_words(c.items[0]):
             while out and out[-1].sym in _TIME_LEAD:
                 out.pop()
             i += 1
@@ -574,7 +632,9 @@ def _contains(box: Mention, thing: Mention, negated: bool = False) -> PropTempla
 def _enter(s: Slots, _: str) -> tuple[Template, ...]:
     who = _who(s["subj"])
     room = _one(s["room"]) if "room" in s else None
-    out = [Template("enter", who, room=room)]
+    # "came back", "returned": to the room they were in before (the assembler knows it)
+    back = "back" if "back" in s and room is None else None
+    out = [Template("enter", who, room=room, place=back)]
     if "things" in s:  # "in a room with a box and a basket": the group sees the containers
         out += [Template("observe", who, obj=m) for m in s["things"].items]
     return tuple(out)
@@ -909,7 +969,11 @@ def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         return None
     if "be" in s and not _ing(verb, sentence):
         return None  # "Tom is surprised ...": a state, not an act (``_identity``)
-    value = _text(rest, sentence) if rest else None
+    # A lone object stays a mention, so "it" may refer to it next ("folded her scarf and
+    # put it in the drawer"); a longer complement is kept verbatim.
+    value: Mention | str | None = _text(rest, sentence) if rest else None
+    if len(rest) == 1 and rest[0].sym == NP:
+        value = _one(rest[0])
     prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
     return (Template("narrate", prop=prop),)
 
@@ -1000,13 +1064,14 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ enter|reach|arrive (at|in) NP:room",
             "SUBJ enter|arrive",
             f"SUBJ come|{_GO}|move|return|run (back) in|into|to NP:room",
-            f"SUBJ come|{_GO}|run back",
+            f"SUBJ come|{_GO}|run back:back",
             "SUBJ come|return|get (back) home|inside|indoors|upstairs|downstairs|in",
             "SUBJ come|return|get back home|inside|indoors|upstairs|downstairs|in|from NP:_",
-            "SUBJ come|return|get (back) from NP:_",
+            "SUBJ come|return|get back:back from NP:_",
+            "SUBJ come|return:back|get from NP:_",
             "SUBJ wake (up)",
-            "SUBJ return|reappear",
-            "SUBJ be back",
+            "SUBJ return:back|reappear:back",
+            "SUBJ be back:back",
             f"SUBJ (be) {_STROLL} (out|about) around|round (in|on|at) NP:room",
             f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through NP:room",
             "SUBJ be in|inside|at|on NP:room (with NPS:things)",
@@ -1018,6 +1083,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ exit|leave (NP:room)",
             "SUBJ exit|leave (NP:room) for|to NP:_",
             f"SUBJ {_GO} out|outside|away (for NP:_) (to NP:_)",
+            f"SUBJ {_GO} for NP:_",
             f"SUBJ {_GO} out|outside|away to REST",
             f"SUBJ {_GO} out of NP:room",
         ],
@@ -1114,7 +1180,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     ),
     (_believes, ["SUBJ believe|think|assume|expect|suppose|trust|remember (that) REST"]),
     (_identity, ["SUBJ be WHO:what (REST)", "SUBJ be VERB:what (REST)"]),
-    (_did, [f"SUBJ ({_NOT}:neg) (be:be) VERB:verb (REST)"]),
+    (_did, [f"(while|as) SUBJ ({_NOT}:neg) (be:be) VERB:verb (REST)"]),
     (
         _state,
         [
