@@ -14,11 +14,13 @@ capitalised word that is not a function word is taken for a name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from spacy.matcher import Matcher
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from .lexicon import (
     CLOSED,
@@ -85,11 +87,11 @@ def split(sentence: str) -> tuple[Clause, ...]:
     >>> [c.text for c in split("They see a box, a bag, and a safe, Li Lei leaves.")]
     ['They see a box, a bag, and a safe', 'Li Lei leaves.']
     """
+    if _META.match(sentence):
+        return (Clause(sentence.strip(), (), meta=True),)
     doc = get_nlp()(sentence)
     if not len(doc):
         return ()
-    if any(start == 0 for _, start, _ in _meta_matcher()(doc)):
-        return (Clause(sentence.strip(), (), meta=True),)
     chunks = _merge_lists(_people(_chunk(doc)))
     end = len(chunks)
     while end and chunks[end - 1].sym in _FINAL_PUNCT:
@@ -120,20 +122,11 @@ def _close(sentence: str, chunks: list[Chunk], out: list[Clause], end: int | Non
     out.append(Clause(text, tuple(chunks)))
 
 
-@cache
-def _meta_matcher() -> Matcher:
-    # Task instructions that some datasets leave in the story field (Hi-ToM's
-    # "Read the following story and answer ..."): kept as sentences, read as no event.
-    m = Matcher(get_nlp().vocab)
-    m.add(
-        "META",
-        [
-            [{"LOWER": "read"}, {"LOWER": "the"}, {"LOWER": {"IN": ["following", "story"]}}],
-            [{"LOWER": "answer"}, {"LOWER": {"IN": ["the", "this", "these"]}}],
-            [{"LOWER": "please"}],
-        ],
-    )
-    return m
+# Task instructions that some datasets leave in the story field (Hi-ToM's "Read the
+# following story and answer ..."): kept as sentences, read as no event.
+_META = re.compile(
+    r"\s*(?:read\s+the\s+(?:following|story)|answer\s+(?:the|this|these)|please)\b", re.I
+)
 
 
 @cache
@@ -177,7 +170,7 @@ _AFTER_PLACE = frozenset(
 )  # fmt: skip
 
 
-def _verb_tokens(doc: Doc) -> frozenset[int]:
+def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     """Positions of verbs the frame lexicon does not list: "Kofi repaired his net".
 
     Without a tagger, a word is taken for a verb when its lemma is an English verb
@@ -190,30 +183,34 @@ def _verb_tokens(doc: Doc) -> frozenset[int]:
     finite verb, so "knocks over the paint cans" keeps "cans" a noun.
     """
     verbs, nouns = word_classes()
+    lows = [t.lower for t in toks]
     out: set[int] = set()
     finite = False  # the current clause already has its verb
     subject = False  # ... and a word that may be its subject
-    for i, tok in enumerate(doc):
-        low = tok.lower_
-        prev = doc[i - 1].lower_ if i else ""
+    for i, tok in enumerate(toks):
+        low = tok.lower
         if low in _CLAUSE_OPENERS:
             # "... and listens": the same subject; "which settles": the relative's subject
             finite = False
             subject = (subject and low in ("and", "but", "or")) or low in ("who", "which")
             continue
-        lemma = tok.lemma_.lower()
-        if lemma in FRAME_VERBS or low in _BE or low in _AUX:
+        if low in _BE or low in _AUX:
             finite = True
             continue
-        if low in _SUBJECT_WORDS or (not tok.is_punct and low not in CLOSED):
+        lemma = tok.lemma
+        if lemma in FRAME_VERBS:
+            finite = True
+            continue
+        if low in _SUBJECT_WORDS or (low not in CLOSED and not tok.is_punct):
             was_subject, subject = subject, True
         else:
             continue
-        if lemma not in verbs or (tok.is_title and i) or prev in _NOUN_CONTEXT:
+        prev = lows[i - 1] if i else ""
+        if lemma not in verbs or (i and tok.is_title) or prev in _NOUN_CONTEXT:
             continue
-        if prev.endswith("ly") and i > 1 and doc[i - 2].lower_ in _NOUN_CONTEXT:
+        if prev.endswith("ly") and i > 1 and lows[i - 2] in _NOUN_CONTEXT:
             continue  # "a school of brightly colored fish": an adjective
-        nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
         if low.endswith("ing"):
             if prev in _BE or prev in _CLAUSE_OPENERS or not i:
                 out.add(i)
@@ -231,11 +228,23 @@ def _verb_tokens(doc: Doc) -> frozenset[int]:
     return frozenset(out)
 
 
+class _Tok(NamedTuple):
+    """What the chunker reads of a token, read once (a Doc builds a Token per access)."""
+
+    lower: str
+    lemma: str
+    idx: int
+    length: int
+    is_punct: bool
+    is_title: bool
+
+
 def _chunk(doc: Doc) -> list[Chunk]:
     strings = doc.vocab.strings
+    toks = [_Tok(t.lower_, t.lemma_.lower(), t.idx, len(t), t.is_punct, t.is_title) for t in doc]
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
-    verbs = _verb_tokens(doc)
+    verbs = _verb_tokens(toks)
     # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
     # without building Span objects).
     for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
@@ -253,39 +262,38 @@ def _chunk(doc: Doc) -> list[Chunk]:
     out: list[Chunk] = []
     text = doc.text  # Doc.text joins every token: read it once, not once per chunk
     i = 0
-    while i < len(doc):
+    while i < len(toks):
         if i in spans:
             end, is_name = spans[i]
-            out.append(_span_chunk(doc[i:end], is_name, text))
+            out.append(_span_chunk(toks[i:end], is_name, text))
             i = end
             continue
-        tok = doc[i]
-        low = tok.lower_
-        stop = tok.idx + len(tok)
+        tok = toks[i]
+        low = tok.lower
+        stop = tok.idx + tok.length
         if low in PRONOUNS:
             ref = PRONOUNS[low]
             items = (Mention("it", pronoun=True),) if ref == "it" else ()
             genders = (ref,) if ref in ("he", "she") else ()
             out.append(Chunk(_PRONOUN_SYMBOLS[ref], tok.idx, stop, items=items, genders=genders))
         else:
-            out.append(Chunk(low if tok.is_punct else tok.lemma_.lower(), tok.idx, stop))
+            out.append(Chunk(low if tok.is_punct else tok.lemma, tok.idx, stop))
         i += 1
     return out
 
 
-def _span_chunk(span: Span, is_name: bool, sentence: str) -> Chunk:
-    start, end = span.start_char, span.end_char
+def _span_chunk(toks: list[_Tok], is_name: bool, sentence: str) -> Chunk:
+    start, end = toks[0].idx, toks[-1].idx + toks[-1].length
     if is_name:
-        return Chunk(NAME, start, end, names=(span.text,))
-    toks = list(span)
-    lowers = [t.lower_ for t in toks]
+        return Chunk(NAME, start, end, names=(sentence[start:end],))
+    lowers = [t.lower for t in toks]
     if lowers[0] in DETERMINERS:
         toks = toks[1:]
     elif "'s" in lowers:  # "Sally's basket": the possessor goes
         toks = toks[lowers.index("'s") + 1 :]
     head = toks[-1]
-    text = sentence[toks[0].idx : head.idx + len(head)]
-    key = " ".join([*(t.lower_ for t in toks[:-1]), head.lemma_.lower()])
+    text = sentence[toks[0].idx : head.idx + head.length]
+    key = " ".join([*(t.lower for t in toks[:-1]), head.lemma])
     return Chunk(NP, start, end, items=(Mention(text, key),))
 
 
