@@ -35,15 +35,17 @@ from .lexicon import (
 from .nlp import get_nlp
 from .templates import Mention
 
-__all__ = ["HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
+__all__ = ["ADV", "HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
 
 NAME, NAMES, NP, NPS = "<name>", "<names>", "<np>", "<nps>"
+ADV = "<adv>"
+"""An "-ly" adverb the frames skip ("the vegetables are freshly picked")."""
 IT, THEY, HE = "<it>", "<they>", "<he>"
 _PRONOUN_SYMBOLS = {"it": IT, "they": THEY, "he": HE, "she": HE}
 _BOUNDARIES = frozenset({",", ";", ":"})
 _FINAL_PUNCT = frozenset({".", "!", "?"})
 _LIST_SEPARATORS = frozenset({(",",), ("and",), ("or",), (",", "and"), (",", "or")})
-_LEADING = frozenset({"and", "but", "so", "after", "when", "once"})
+_LEADING = frozenset({"and", "but", "so", "after", "when", "once", "as"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,7 @@ def split(sentence: str) -> tuple[Clause, ...]:
     doc = get_nlp()(sentence)
     if not len(doc):
         return ()
-    chunks = _merge_lists(_people(_chunk(doc)))
+    chunks = _merge_lists(_adjectives(_people(_chunk(doc)), sentence))
     end = len(chunks)
     while end and chunks[end - 1].sym in _FINAL_PUNCT:
         end -= 1
@@ -170,6 +172,16 @@ _AFTER_PLACE = frozenset(
 )  # fmt: skip
 
 
+def _adverbs(toks: list[_Tok]) -> frozenset[int]:
+    """ "-ly" adverbs ("freshly", "carefully"): never part of a noun phrase."""
+    adverbs = word_classes()[3]
+    return frozenset(
+        i
+        for i, t in enumerate(toks)
+        if t.lower.endswith("ly") and t.lower in adverbs and t.lower not in CLOSED
+    )
+
+
 def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     """Positions of verbs the frame lexicon does not list: "Kofi repaired his net".
 
@@ -182,13 +194,17 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     ("to buy new threads", not "to school in the morning"). One clause has one such
     finite verb, so "knocks over the paint cans" keeps "cans" a noun.
     """
-    verbs, nouns = word_classes()
-    lows = [t.lower for t in toks]
+    verbs, nouns, adjectives, _ = word_classes()
     out: set[int] = set()
     finite = False  # the current clause already has its verb
     subject = False  # ... and a word that may be its subject
+    prev = ""  # the previous word, adverbs of the closed list skipped ("has just finished")
+    before = ""  # the word before that
     for i, tok in enumerate(toks):
         low = tok.lower
+        if low in SKIPPED:
+            continue
+        before, prev, last = prev, low, (prev, before)
         if low in _CLAUSE_OPENERS:
             # "... and listens": the same subject; "which settles": the relative's subject
             finite = False
@@ -205,24 +221,35 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
             was_subject, subject = subject, True
         else:
             continue
-        prev = lows[i - 1] if i else ""
-        if lemma not in verbs or (i and tok.is_title) or prev in _NOUN_CONTEXT:
+        p, pp = last
+        if lemma not in verbs or (i and tok.is_title) or p in _NOUN_CONTEXT or p == "-":
             continue
-        if prev.endswith("ly") and i > 1 and lows[i - 2] in _NOUN_CONTEXT:
+        if i + 1 < len(toks) and toks[i + 1].lower == "-":
+            continue  # "multi-layered", "high-quality": one word
+        if p.endswith("ly") and pp in _NOUN_CONTEXT:
             continue  # "a school of brightly colored fish": an adjective
-        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        nxt = toks[i + 1].lower if i + 1 < len(toks) else ""
+        noun_before = p in nouns and p not in adjectives and p not in CLOSED
         if low.endswith("ing"):
-            if prev in _BE or prev in _CLAUSE_OPENERS or not i:
+            # "is walking", "..., causing", "a gardener working in the park"
+            # (after a noun only when a function word follows: "clothing rack" is a noun)
+            opens = not nxt or nxt in CLOSED or not nxt[0].isalpha()
+            if p in _BE or p in _CLAUSE_OPENERS or not i or (finite and noun_before and opens):
                 out.add(i)
-        elif prev == "to":
+        elif p == "to":
             # "to school in the morning", "to market." are places; "to buy new threads" is
             # a verb with its object.
             place = not nxt or nxt in _AFTER_PLACE or not nxt[0].isalpha()
             if low == lemma and (lemma not in nouns or nxt in _PARTICLES or not place):
                 out.add(i)
-        elif low != lemma and low.endswith("ed") and prev in _BE | _AUX:
+        elif low != lemma and low.endswith("ed") and p in _BE | _AUX:
             out.add(i)  # a passive, a state or a perfect: "is plugged in", "has prepared"
-        elif low != lemma and was_subject and not finite:
+        elif (
+            was_subject
+            and not finite
+            and (low != lemma or (lemma not in nouns and p.endswith("s") and p != p.rstrip("s")))
+        ):
+            # "Kofi repaired", "a storm rolls"; a base form after a plural: "the bees appear"
             out.add(i)
             finite = True
     return frozenset(out)
@@ -245,6 +272,7 @@ def _chunk(doc: Doc) -> list[Chunk]:
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
     verbs = _verb_tokens(toks)
+    adverbs = _adverbs(toks)
     # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
     # without building Span objects).
     for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
@@ -252,11 +280,11 @@ def _chunk(doc: Doc) -> list[Chunk]:
             is_name = strings[key] == "NAME"
             # A verb inside a noun phrase ends it: "a storm rolls" is "a storm" + "rolls".
             a = start
-            for v in sorted(verbs.intersection(range(start, end))):
-                if v > a:
+            for v in sorted((verbs | adverbs).intersection(range(start, end))):
+                if _nominal(toks, a, v):
                     spans[a] = (v, is_name)
                 a = v + 1
-            if a < end:
+            if _nominal(toks, a, end):
                 spans[a] = (end, is_name)
             taken.update(range(start, end))
     out: list[Chunk] = []
@@ -271,7 +299,9 @@ def _chunk(doc: Doc) -> list[Chunk]:
         tok = toks[i]
         low = tok.lower
         stop = tok.idx + tok.length
-        if low in PRONOUNS:
+        if i in adverbs:
+            out.append(Chunk(ADV, tok.idx, stop))
+        elif low in PRONOUNS:
             ref = PRONOUNS[low]
             items = (Mention("it", pronoun=True),) if ref == "it" else ()
             genders = (ref,) if ref in ("he", "she") else ()
@@ -280,6 +310,11 @@ def _chunk(doc: Doc) -> list[Chunk]:
             out.append(Chunk(low if tok.is_punct else tok.lemma, tok.idx, stop))
         i += 1
     return out
+
+
+def _nominal(toks: list[_Tok], a: int, b: int) -> bool:
+    """Whether tokens a..b hold a word past any determiners and possessives."""
+    return any(t.lower not in DETERMINERS and t.lower != "'s" for t in toks[a:b])
 
 
 def _span_chunk(toks: list[_Tok], is_name: bool, sentence: str) -> Chunk:
@@ -295,6 +330,57 @@ def _span_chunk(toks: list[_Tok], is_name: bool, sentence: str) -> Chunk:
     text = sentence[toks[0].idx : head.idx + head.length]
     key = " ".join([*(t.lower for t in toks[:-1]), head.lemma])
     return Chunk(NP, start, end, items=(Mention(text, key),))
+
+
+def _adjectives(chunks: list[Chunk], sentence: str) -> list[Chunk]:
+    """One noun phrase from "a smooth, flawless canvas" and "high-quality threads".
+
+    A comma after a noun phrase that ends in an adjective, before one without an article,
+    separates adjectives, not clauses; words joined by a hyphen are one word.
+    """
+    adjectives = word_classes()[2]
+    out: list[Chunk] = []
+    i = 0
+    while i < len(chunks):
+        c = chunks[i]
+        nxt = chunks[i + 1] if i + 1 < len(chunks) else None
+        after = chunks[i + 2] if i + 2 < len(chunks) else None
+        if (
+            out
+            and nxt is not None
+            and c.sym == "-"
+            and out[-1].end == c.start
+            and c.end == nxt.start
+            and nxt.sym not in _FINAL_PUNCT
+        ):
+            out[-1] = _joined(out[-1], nxt, sentence)  # "high" "-" "quality threads"
+            i += 2
+            continue
+        if (
+            c.sym == NP
+            and nxt is not None
+            and nxt.sym == ","
+            and after is not None
+            and after.sym == NP
+            and c.items[0].key.rsplit(" ", 1)[-1] in adjectives
+            and sentence[after.start : after.end].split(" ", 1)[0].lower() not in DETERMINERS
+        ):
+            out.append(_joined(c, after, sentence))  # "a smooth" "," "flawless canvas"
+            i += 3
+            continue
+        out.append(c)
+        i += 1
+    return out
+
+
+def _joined(a: Chunk, b: Chunk, sentence: str) -> Chunk:
+    """Chunks ``a`` .. ``b`` as one noun phrase named by its words, headed by ``b``'s."""
+    first = a.items[0].text if a.sym == NP else sentence[a.start : a.end]
+    text = first + sentence[a.end : b.end]
+    key = text.lower()
+    if b.sym == NP and text.endswith(b.items[0].text):  # the head's lemma: "... threads"
+        key = key[: len(key) - len(b.items[0].text)] + b.items[0].key
+    return Chunk(NP, a.start, b.end, items=(Mention(text, key),))
 
 
 def _people(chunks: list[Chunk]) -> list[Chunk]:

@@ -62,7 +62,7 @@ from typing import Any
 from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
-from .chunks import HE, IT, NAME, NAMES, NP, NPS, THEY, Chunk
+from .chunks import ADV, HE, IT, NAME, NAMES, NP, NPS, THEY, Chunk
 from .lexicon import (
     ABSENT,
     ANIMALS,
@@ -156,7 +156,7 @@ _NEAR = "by|near|beside|next|at|on|in|under|behind"
 _BEFORE_MAIN = frozenset({"after", "when", "once", "as"})
 _SUBORDINATORS = frozenset({"before", "while", "until", "because", "so", *_BEFORE_MAIN})
 _NOT = "can|ca|could|do|doe|did|will|wo|would not"
-_OF = "of|in|on|at|from|near|with|inside|outside|by"
+_OF = "of|in|on|at|from|near|with|inside|outside|by|to"
 
 
 def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] | None:
@@ -186,6 +186,7 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             c
             for i, c in enumerate(chunks)
             if c.sym not in SKIPPED
+            and c.sym != ADV
             # a determiner left alone before a noun phrase: "to the the trash can"
             and not (c.sym in DETERMINERS and i + 1 < len(chunks) and chunks[i + 1].sym == NP)
         ]
@@ -284,7 +285,11 @@ def read_clauses(
             body.append(chunks)
             subject, lone = first, True
             continue
-        if first.sym in ("which", "who") and len(chunks) > 1 and antecedent:
+        if first.sym in ("which", "that") and len(chunks) > 2 and chunks[1].sym in _SUBJECTS:
+            # "..., which he believes are ripe": he believes the tomatoes are ripe
+            if antecedent and _verb_like(chunks[2]):
+                filled = [chunks[1], chunks[2], *antecedent, *chunks[3:]]
+        elif first.sym in ("which", "who") and len(chunks) > 1 and antecedent:
             filled = [*antecedent, *chunks[1:]]
         elif _verb_like(first) and subject is not None:
             filled = [subject, *chunks]
@@ -434,9 +439,12 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
     for i in range(2, len(chunks) - 1):
         # "Tom hid the cookies before he went to school", "... after Ann left": the
         # subordinate clause is read on its own; "after"/"when" put it first in time.
-        if chunks[i].sym in _SUBORDINATORS and chunks[i + 1].sym in _SUBJECTS:
+        own = chunks[i + 1].sym in _SUBJECTS
+        if chunks[i].sym in _SUBORDINATORS and (own or _ing(chunks[i + 1], sentence)):
+            # "... before leaving home": the subordinate clause shares the subject
+            sub = chunks[i + 1 :] if own else [chunks[0], *chunks[i + 1 :]]
             left = _match(chunks[:i], sentence)
-            right = _match(chunks[i + 1 :], sentence) if left is not None else None
+            right = _match(sub, sentence) if left is not None else None
             if right is None and left is not None and chunks[i].sym == "while":
                 right = _match(chunks[i:], sentence)
             if left is not None and right is not None:
@@ -578,7 +586,7 @@ def _compile(pattern: str) -> list[tuple[list[dict[str, Any]], list[str | None]]
 def _any_verb() -> frozenset[str]:
     # Any English verb lemma as a clause's verb ("repair", "swim"), except the auxiliaries
     # and the closed words some verbs share a spelling with ("up", "down").
-    verbs, _ = word_classes()
+    verbs = word_classes()[0]
     return (verbs | FRAME_VERBS) - CLOSED - {"be", "have", "do"}
 
 
@@ -846,8 +854,18 @@ def _tell_that(s: Slots, sentence: str) -> tuple[Template, ...] | None:
 
 def _moves_inside(chunks: Sequence[Chunk]) -> bool:
     # A clause that names a placing, taking or going verb is never read as a mere fact: if
-    # no frame reads it, it stays unread rather than losing a change of place.
-    return any(c.sym in _MOVING for c in chunks)
+    # no frame reads it, it stays unread rather than losing a change of place. A passive
+    # with no place after it ("the vegetables are freshly picked") is a state.
+    for i, c in enumerate(chunks):
+        if c.sym not in _MOVING:
+            continue
+        passive = i and chunks[i - 1].sym == "be"
+        placed = any(
+            x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto") for x in chunks[i + 1 :]
+        )
+        if not passive or placed:
+            return True
+    return False
 
 
 def _identity(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -932,12 +950,19 @@ _OWN_FRAME = (
 )
 
 
-def _plain(chunks: Sequence[Chunk]) -> bool:
+def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
     """Whether a complement may be kept verbatim as one fact: it names no placing, taking
     or going verb, no "into"/"onto" (a change of place), and no clause of its own ("and
-    finds a cup", "and Ann told him ...")."""
+    finds a cup", "and Ann told him ..."). A state's complement may coordinate verb forms
+    ("plugged in and turned on", "calm and inviting"), not clauses with their own subject
+    or auxiliary ("and it rains", "and does not ...")."""
     if _moves_inside(chunks) or any(c.sym in ("into", "onto") for c in chunks):
         return False
+    if state:
+        return not any(
+            c.sym in _JOINERS and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
+            for c, n in itertools.pairwise(chunks)
+        )
     return not any(
         c.sym in _JOINERS and (n.sym in _SUBJECTS or _verb_next(chunks, i + 1))
         for i, (c, n) in enumerate(itertools.pairwise(chunks))
@@ -996,13 +1021,22 @@ def _state(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "The sky is cloudy", "The coral appears vibrant": the state of a thing. A place after
     # the verb ("is in the box by the door") is a location no frame read: left unread.
     rest = s["rest"]
-    if rest[0].sym in _PLACE_PREPOSITIONS or not _plain(rest):
+    if rest[0].sym in _PLACE_PREPOSITIONS or not _plain(rest, state=True):
         return None
     subject = _subject_mention(_subject_chunks(s), sentence)
     verb = s["verb"].sym
     prop = PropTemplate(
         "Contents/Physical State", subject, verb, _text(rest, sentence), negated="neg" in s
     )
+    return (Template("narrate", prop=prop),)
+
+
+def _has(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "She has a brand-new set of paintbrushes in her studio": what someone has, verbatim.
+    what = [s["what"], *s["rest"]]
+    if _moves_inside(what) or not _plain(what, state=True):
+        return None
+    prop = PropTemplate("Identity/Relation", _who(s["subj"]), "have", _text(what, sentence))
     return (Template("narrate", prop=prop),)
 
 
@@ -1092,6 +1126,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _located,
         [
             f"NPS:obj be (not:neg) {_AT} NP:place (in|at|on NP:_)",
+            f"NPS:obj be (not:neg) {_PUT} {_AT} NP:place (in|at|on NP:_)",
             "there be NPS:obj in|inside|on NP:place",
         ],
     ),
@@ -1169,6 +1204,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (_fact("Trait/Value"), ["SUBJ love|like|hate|dislike|enjoy:verb NPS:value"]),
     (_fact("Action/Event"), ["SUBJ lose:verb NPS:value"]),
     (_fact("Identity/Relation"), ["SUBJ have:verb NPS:value"]),
+    (_has, ["SUBJ have NP:what REST"]),
     (_want, ["SUBJ want|need|hope|plan|wish|decide|try|intend to REST"]),
     (_identity, ["SUBJ be NP:what (REST)"]),
     (
