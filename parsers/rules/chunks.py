@@ -165,6 +165,10 @@ _NOUN_CONTEXT = DETERMINERS | frozenset(
     {"of", "in", "on", "at", "with", "for", "by", "from", "no", "any", "every", "each", "all"}
 )
 _AUX = frozenset({"do", "does", "did", "has", "had", "have", "having"})
+_MODAL = frozenset(
+    {"not", "n't", "never", "can", "could", "will", "would", "should", "may", "might", "must",
+     "do", "does", "did"}
+)  # fmt: skip
 _PARTICLES = frozenset({"up", "out", "down", "off", "away", "over", "back", "around", "by"})
 _AFTER_PLACE = frozenset(
     {"in", "on", "at", "to", "and", "or", "with", "for", "by", "near", "after", "before",
@@ -236,6 +240,8 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
             opens = not nxt or nxt in CLOSED or not nxt[0].isalpha()
             if p in _BE or p in _CLAUSE_OPENERS or not i or (finite and noun_before and opens):
                 out.add(i)
+        elif p in _MODAL and low == lemma:
+            out.add(i)  # "does not hear", "can feel", "will notice"
         elif p == "to":
             # "to school in the morning", "to market." are places; "to buy new threads" is
             # a verb with its object.
@@ -306,10 +312,38 @@ def _chunk(doc: Doc) -> list[Chunk]:
             items = (Mention("it", pronoun=True),) if ref == "it" else ()
             genders = (ref,) if ref in ("he", "she") else ()
             out.append(Chunk(_PRONOUN_SYMBOLS[ref], tok.idx, stop, items=items, genders=genders))
+        elif _noun_after(toks, i, out):
+            out[-1] = _extended(out[-1], tok, text)  # "the jar swap", "the taro leaves"
         else:
             out.append(Chunk(low if tok.is_punct else tok.lemma, tok.idx, stop))
         i += 1
     return out
+
+
+def _noun_after(toks: list[_Tok], i: int, out: list[Chunk]) -> bool:
+    """Whether the frame verb at ``i`` ends the noun phrase before it: the clause already
+    has its verb, and nothing but punctuation, a preposition or "and" follows."""
+    tok = toks[i]
+    if tok.lemma not in FRAME_VERBS or not out or out[-1].sym != NP or out[-1].end != tok.idx - 1:
+        return False
+    nxt = toks[i + 1].lower if i + 1 < len(toks) else "."
+    if not (nxt in _AFTER_PLACE or not nxt[0].isalnum()):
+        return False
+    verbs = word_classes()[0]
+    for c in reversed(out[:-1]):
+        if c.sym in _CLAUSE_OPENERS:
+            return False
+        if c.sym in FRAME_VERBS or (c.sym in verbs and c.sym not in CLOSED):
+            return True
+    return False
+
+
+def _extended(np: Chunk, tok: _Tok, sentence: str) -> Chunk:
+    text = np.items[0].text + sentence[np.end : tok.idx + tok.length]
+    key = " ".join(
+        [*text.lower().split()[:-1], tok.lemma if tok.lower.endswith("s") else tok.lower]
+    )
+    return Chunk(NP, np.start, tok.idx + tok.length, items=(Mention(text, key),))
 
 
 def _nominal(toks: list[_Tok], a: int, b: int) -> bool:

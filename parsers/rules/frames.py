@@ -1079,7 +1079,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _watching,
         [
             "while SUBJ be watch|look|there|present|around|nearby|here",
-            "SUBJ witness NP:_",
+            "SUBJ witness NPS:_ (REST)",
+            "SUBJ be here|present|nearby",
             "while SUBJ watch|look (on)",
             "SUBJ see|watch|notice|witness this|that|everything|it|what (happen)",
             "SUBJ see|watch|notice|witness NP:_ (do) this|that|it|everything",
@@ -1118,6 +1119,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ exit|leave (NP:room) for|to NP:_",
             f"SUBJ {_GO} out|outside|away (for NP:_) (to NP:_)",
             f"SUBJ {_GO} for NP:_",
+            f"SUBJ {_GO} to VERB (REST)",
             f"SUBJ {_GO} out|outside|away to REST",
             f"SUBJ {_GO} out of NP:room",
         ],
