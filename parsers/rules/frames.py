@@ -572,8 +572,9 @@ def _compile(pattern: str) -> list[tuple[list[dict[str, Any]], list[str | None]]
             elif word == "VERB":
                 specs.append({"LEMMA": {"IN": sorted(_any_verb())}})
                 names.append(name or "verb")
-            elif word in _CLASSES:
-                specs.append({"LEMMA": {"IN": list(_CLASSES[word])}})
+            elif all(w in _CLASSES for w in word.split("|")):  # "NPS|WHO": either class
+                syms = [x for w in word.split("|") for x in _CLASSES[w]]
+                specs.append({"LEMMA": {"IN": syms}})
                 names.append(name or word.lower())
             else:
                 specs.append({"LEMMA": {"IN": word.split("|")}})
@@ -772,6 +773,15 @@ def _away(s: Slots, _: str) -> tuple[Template, ...]:
     return (Template("exit", _who(s["subj"]), place="absent"),)
 
 
+def _unbeknownst(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Unbeknownst to her, the wind blows the door open": she does not know what follows.
+    what = sentence[s["who"].end :].strip(" ,.;")
+    if not what:
+        return None
+    prop = PropTemplate("Action/Event", _who(s["who"]), "know", what, negated=True)
+    return (Template("narrate", prop=prop),)
+
+
 def _restate_enter(s: Slots, _: str) -> tuple[Template, ...]:
     # "while Tom was at school": Tom is there; no event when the story already put him there.
     return (Template("enter", _who(s["subj"]), room=_one(s["room"]), place="absent"),)
@@ -963,8 +973,22 @@ def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
             c.sym in _JOINERS and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
             for c, n in itertools.pairwise(chunks)
         )
+    # "causing the flowers to wilt and lose their colour": verbs joined inside an
+    # infinitive are one complement, not a clause of their own.
+    infinitive = next(
+        (
+            i
+            for i, (c, n) in enumerate(itertools.pairwise(chunks))
+            if c.sym == "to" and _verb_like(n)
+        ),
+        len(chunks),
+    )
     return not any(
-        c.sym in _JOINERS and (n.sym in _SUBJECTS or _verb_next(chunks, i + 1))
+        c.sym in _JOINERS
+        and (
+            n.sym in _SUBJECTS
+            or (_verb_next(chunks, i + 1) and not (i > infinitive and c.sym == "and"))
+        )
         for i, (c, n) in enumerate(itertools.pairwise(chunks))
     )
 
@@ -1001,6 +1025,16 @@ def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         value = _one(rest[0])
     prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
     return (Template("narrate", prop=prop),)
+
+
+def _arrives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "A group of wild turkeys wanders into the cornfield", "the wind blows the hat into the
+    # pond": a thing (not an actor) is now in a place, whoever or whatever moved it.
+    thing = _one(s["obj"]) if "obj" in s else _subject_mention(_subject_chunks(s), sentence)
+    if "rest" in s and not _plain(s["rest"]):
+        return None
+    place = _one(s["place"])
+    return (Template("narrate", obj=thing, destination=place, prop=_loc(thing, place)),)
 
 
 def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1062,6 +1096,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_restate_enter, ["while SUBJ be in|at NP:room (with NP:_)"]),
+    (_unbeknownst, ["unbeknownst|unaware to WHO:who"]),
     (
         _away,
         [
@@ -1229,7 +1264,20 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (
-        _happens,
-        [f"NPS:subj ({_NOT}:neg) VERB:verb (REST)", f"NP:subj {_OF} NPS:of VERB:verb (REST)"],
+        _arrives,
+        [
+            "NPS:subj VERB:verb (in|out|off|up|down|back|away) into|onto|inside NP:place (REST)",
+            f"NP:subj {_OF} NPS|WHO:of VERB:verb (in|out|off|up|down|back|away) into|onto|inside"
+            " NP:place (REST)",
+            "NPS:subj VERB:verb NPT:obj (in|out|off|up|down|back|away) into|onto NP:place (REST)",
+        ],
     ),
+    (
+        _happens,
+        [
+            f"NPS:subj ({_NOT}:neg) VERB:verb (REST)",
+            f"NP:subj {_OF} NPS|WHO:of ({_NOT}:neg) VERB:verb (REST)",
+        ],
+    ),
+    (_state, ["NP:subj have:verb REST"]),
 ]

@@ -117,7 +117,8 @@ ABSENT = _words(
 # and "publicly" are not here: they decide who hears a telling.
 SKIPPED = _words(
     "then now later also soon again finally next meanwhile afterwards immediately quickly "
-    "suddenly still just already carefully slowly happily sadly eventually both"
+    "suddenly still just already carefully slowly happily sadly eventually both however "
+    "unfortunately fortunately luckily"
 )
 
 _PREPOSITIONS = _words(
@@ -133,7 +134,9 @@ _AUXILIARIES = _words(
     "is are was were be been being am do does did can cannot could will would shall should "
     "may might must not n't ca wo no there here this these those"
 )
-_TELLING = _words("privately publicly secretly quietly together everyone everybody")
+_TELLING = _words(
+    "privately publicly secretly quietly together everyone everybody unbeknownst unaware"
+)
 
 CLOSED = (
     ABSENT
