@@ -232,3 +232,20 @@ def test_generic_readings_never_swallow_a_move_or_a_clause() -> None:
         ("Action/Event", "Emeka", "remain", "focused on his work", False),
         ("Action/Event", "Emeka", "notice", "the birds", True),
     ]
+
+
+def test_scene_forms_of_text_nobody_here_wrote() -> None:
+    # Forms from BigToM's prose, each read as what it says (one general rule each).
+    story = RulesParser().parse(
+        "Kofi is here. A group of wild turkeys wanders into the cornfield. Unbeknownst to "
+        "Kofi, the valve is closed. Kofi does not hear the birds. Kofi does not notice the "
+        "jar swap."
+    )
+    props = [e.proposition for e in story.events if e.proposition is not None]
+    assert [(p.subject, p.relation, p.value, p.negated) for p in props] == [
+        ("group of wild turkeys", "in", "cornfield", False),
+        ("Kofi", "know", "the valve is closed", True),
+        ("valve", "be", "closed", False),
+        ("Kofi", "hear", "the birds", True),
+        ("Kofi", "notice", "the jar swap", True),
+    ]

@@ -191,12 +191,15 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             and not (c.sym in DETERMINERS and i + 1 < len(chunks) and chunks[i + 1].sym == NP)
         ]
     )
-    # Perfect and progressive aspect ("he had moved", "was playing") read as the verb.
+    # Perfect and progressive aspect ("he had moved", "was playing") read as the verb; after
+    # a thing, "be" is a passive, a state ("the valve is closed").
+    thing = bool(chunks) and chunks[0].sym in (NP, NPS, IT)
     chunks = [
         c
         for i, c in enumerate(chunks)
         if not (
             c.sym in ("have", "be")
+            and not (thing and c.sym == "be")
             and i + 1 < len(chunks)
             and chunks[i + 1].sym in FRAME_VERBS
             and chunks[i + 1].sym not in ("have", "be")
@@ -1100,7 +1103,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (
         _away,
         [
-            f"while SUBJ be {_ABSENT}",
+            f"while SUBJ be {_ABSENT} (from|at|in|for NP:_)",
             f"SUBJ {_NOT} witness (NP:_)",
             f"SUBJ {_NOT} see|notice|watch this|that|it|anything",
             "while SUBJ sleep|nap|shower|bathe",
