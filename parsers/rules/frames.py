@@ -803,6 +803,16 @@ def _saw_do(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     return (Template("stay", _who(s["subj"]), place="absent"), *seen)
 
 
+def _witnesses(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Hiro witnesses the gust of wind snapping off the branches": present, and what he
+    # saw is a fact he knows (a move he saw is left to the frames that read moves).
+    what = [s["what"], *s["rest"]]
+    if not _plain(what, state=True):
+        return None
+    prop = PropTemplate("Action/Event", _who(s["subj"]), "witness", _text(what, sentence))
+    return (Template("stay", _who(s["subj"]), place="absent"), Template("narrate", prop=prop))
+
+
 def _notice_that(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "Both A and B noticed that the hat is in the bottle": they see where it is.
     seen = read_clause(list(s["rest"]), sentence)
@@ -1117,7 +1127,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _watching,
         [
             "while SUBJ be watch|look|there|present|around|nearby|here",
-            "SUBJ witness NPS:_ (REST)",
+            "SUBJ witness NPS:_",
             "SUBJ be here|present|nearby",
             "while SUBJ watch|look (on)",
             "SUBJ see|watch|notice|witness this|that|everything|it|what (happen)",
@@ -1225,6 +1235,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_saw_do, ["SUBJ see|watch|notice|witness WHO:who REST"]),
+    (_witnesses, ["SUBJ witness NPS:what REST"]),
     (_notice_that, ["SUBJ see|notice|know|realize|find|discover|observe|check that REST"]),
     (
         _look_for,

@@ -124,7 +124,7 @@ SKIPPED = _words(
 _PREPOSITIONS = _words(
     "in into inside to on onto at out of from for with around round about back by off "
     "through towards toward under behind near over up down away outside underneath beneath "
-    "beside between upstairs downstairs indoors outdoors home"
+    "beside between upstairs downstairs indoors outdoors home upon"
 )
 _CONJUNCTIONS = _words(
     "and or but so because while when after before once that what where which who whom "
