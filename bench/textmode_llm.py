@@ -11,7 +11,8 @@ the first template rows, story and StoryTurns of each file). For each of the two
 ``through`` (the text-mode runs: the model parses, beliefgraph answers) and ``direct`` (the
 same model asked each benchmark paper's own prompt), the script, in a temporary cache, (1)
 runs every benchmark with a batch file, which records the pending requests, (2) imports the
-recorded answers (``textmode_<kind>.answers.jsonl``, as ``beliefgraph llm import`` does) and
+recorded answers (``textmode_<kind>.answers.jsonl``, as ``beliefgraph llm import`` does; a
+conversation's later rounds after rerunning, ``adapters.direct.import_rounds``) and
 (3) runs the same commands again, which read every answer from the cache (no network; a
 request still missing is written to a batch file, never sent). It prints, per benchmark and
 kind, the items, accuracy, the benchmark's headline, requests per story and seconds per story
@@ -21,6 +22,7 @@ replayed.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import tempfile
@@ -30,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from beliefgraph.adapters import evaluate, get_benchmark
+from beliefgraph.adapters.direct import import_rounds
 from beliefgraph.adapters.loading import Problems
-from beliefgraph.parsers.llm import LLMCache, import_results
+from beliefgraph.parsers.llm import LLMCache
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "tests" / "fixtures" / "llm_recorded"
@@ -104,7 +107,11 @@ def replay(model: str, expected: Path | None) -> dict[str, Any]:
             if not answers.exists():
                 print(f"{kind}: no recorded answers at {answers}; {written} requests pending")
                 continue
-            report = import_results(answers, LLMCache(cache))
+            batch = Path(tmp) / "requests.jsonl"
+            # A conversation's later turns are asked once the earlier answers are in: the
+            # answers file holds every round, imported round by round.
+            again = functools.partial(export, kind, batch, cache, model)
+            report = import_rounds(answers, LLMCache(cache), again)
             print(f"\n{kind}: imported {report.stored} answers ({len(report.failures)} failed "
                   f"their schema, {len(report.problems)} lines not stored)")  # fmt: skip
             llm = {"model": model, "batch_out": str(Path(tmp) / "left.jsonl"), "cache": str(cache)}

@@ -13,6 +13,7 @@ the figures in ``textmode.expected.json`` (the ones ``docs/llm.md`` quotes;
 
 from __future__ import annotations
 
+import functools
 import json
 import warnings
 from pathlib import Path
@@ -22,7 +23,7 @@ import pytest
 from conftest import benchmarks_dir
 
 from beliefgraph.adapters import evaluate
-from beliefgraph.parsers.llm.batchfile import import_results
+from beliefgraph.adapters.direct import import_rounds
 from beliefgraph.parsers.llm.cache import LLMCache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +42,11 @@ def _run(kind: str, name: str, llm: dict[str, Any]) -> Any:
         warnings.simplefilter("ignore")
         return evaluate(name, _path(spec["data"]), parser="llm", parser_settings=llm,
                         **spec["settings"])  # fmt: skip
+
+
+def _run_all(kind: str, llm: dict[str, Any]) -> None:
+    for name in SAMPLE["runs"][kind]:
+        _run(kind, name, llm)
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +77,8 @@ def _replay(out: dict[str, dict[str, Any]], tmp_path_factory: pytest.TempPathFac
         llm = {"model": SAMPLE["model"], "batch_out": str(tmp / "requests.jsonl"),
                "cache": str(cache)}  # fmt: skip
         written = {name: _run(kind, name, llm).llm_deferred for name in names}
-        report = import_results(answers, LLMCache(cache))
-        assert not report.problems, report.problems
+        report = import_rounds(answers, LLMCache(cache), functools.partial(_run_all, kind, llm))
+        assert not report.problems, report.problems  # every line was asked for by some round
         left = {**llm, "batch_out": str(tmp / "left.jsonl")}
         out[kind] = {name: (_run(kind, name, left), written[name]) for name in names}
 
