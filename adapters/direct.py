@@ -1,48 +1,63 @@
-"""The same-model direct baseline for multiple-choice benchmarks: the paper's own prompt per item.
+"""The same-model direct baseline, shared by the benchmarks: each benchmark's own prompt sent
+through the run's LLM client, the reply scored by the benchmark's own scorer, no graph.
 
-``direct_benchmark(bench, prompt)`` turns a benchmark adapter into its direct baseline: no
-belief graph is built; each item's question is sent in the benchmark paper's prompt format
-(``DirectPrompt.messages``) through the project's one LLM client (the run parser's client, so
-its cache, retries, usage counts and ``batch_out`` apply), the reply is read by the paper's
-answer format (``DirectPrompt.read``) and the item is scored like the graph path's, with the
-same breakdowns and metrics, so the two runs print side by side.
+A benchmark supplies a ``DirectPrompt``: which items share a conversation (``story_key``),
+how to ask them (``run``: the requests, in the benchmark paper's prompt format, through the
+``ask`` callable given to it) and how to read a reply into the benchmark's own item result
+(``score``). ``make_direct`` turns it into a harness ``Benchmark`` with the base adapter's
+loader, breakdowns, metrics and headline, so the figures of ``evaluate(name, ...,
+direct=True)`` print beside the graph path's.
 
-A batch run writes each item's request to the batch file; the item then reads "answer
-pending" until the results are imported (``beliefgraph llm import``). One request per item,
-all independent: one batch round.
+The client is the run's parser's (``evaluate(parser="llm", parser_settings=...)`` or
+``using_parser``), so its cache, retries, usage counts and ``batch_out`` apply: a batch run
+writes the requests to the batch file and the items read "answer pending" until the results
+are imported. Without a run parser the client is built from the environment
+(``BELIEFGRAPH_LLM_BASE_URL``, ``BELIEFGRAPH_LLM_MODEL``, ...).
+
+Requests are plain-text (``client.extract(str, messages, prompt=...)``): the benchmark's
+prompt verbatim, the reply read as the paper's evaluator reads it. A conversation (CoMMET's
+StoryTurns) asks one request per turn, each carrying the model's earlier replies, so it needs
+one batch round per turn; one question per request (BigToM, OpenToM) needs one round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
-from beliefgraph.errors import BeliefGraphError, ConfigurationError
+from beliefgraph.errors import ConfigurationError
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.models import ParsedStory
+from beliefgraph.models import ParseCost, ParsedStory
 
 from .benchmark import Benchmark
 from .item import Item, ItemResult
 
-__all__ = ["DirectPrompt", "direct_benchmark", "direct_client"]
+__all__ = ["Ask", "DirectPrompt", "direct_client", "make_direct"]
+
+Ask = Callable[[list[dict[str, str]]], str]
+"""Send chat messages as one plain-text request; the model's reply."""
 
 
-@dataclass(frozen=True)
-class DirectPrompt:
-    """A benchmark paper's prompt format: how to ask one item and how to read the reply."""
+class DirectPrompt(Protocol):
+    """A benchmark's own prompt and reader, for the direct baseline."""
 
     prompt_id: str
-    """Names the prompt (part of each request's cache key and batch ``custom_id``)."""
-    messages: Callable[[Item], list[dict[str, str]]]
-    """The chat messages for one item, in the paper's format."""
-    read: Callable[[str, Item], str | None]
-    """The label (``Item.answer``'s alphabet) the reply gives, None when it gives none."""
-    breakdown: Callable[[Item], dict[str, str]]
-    """The item's breakdown keys (the graph path's)."""
+    """Part of each request's cache key and batch ``custom_id`` (e.g. ``bigtom.paper.v1``)."""
+
+    def story_key(self, item: Item) -> str:
+        """Items with the same key are asked in one ``run`` (one conversation)."""
+        ...
+
+    def run(self, item: Item, ask: Ask) -> Any:
+        """Ask the model about ``item``'s story (the first item of its key); any state."""
+        ...
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        """The item's result from the state ``run`` returned, by the benchmark's scorer."""
+        ...
 
 
-def direct_client() -> Any:
+def direct_client(what: str = "the direct baseline") -> Any:
     """The LLM client of the run's parser, else one built from the environment.
 
     Raises
@@ -62,36 +77,87 @@ def direct_client() -> Any:
         settings = LLMSettings.resolve()
     except LLMConfigurationError as err:
         raise ConfigurationError(
-            f"the direct baseline asks a model: run it with parser='llm' and its settings, "
-            f"or configure an endpoint ({err})"
+            f"{what} asks a model: run it with parser='llm' and its settings, or configure an "
+            f"endpoint ({err})"
         ) from None
     return LLMClient(settings, open_cache(None))
 
 
-def direct_benchmark(bench: Benchmark, prompt: DirectPrompt, client: Any = None) -> Benchmark:
-    """``bench``'s direct baseline: each item asked in ``prompt``'s format, scored alike."""
-    state: dict[str, Any] = {"client": client}
+class _DirectRun:
+    def __init__(self, name: str, prompt: DirectPrompt) -> None:
+        self.name = name
+        self.prompt = prompt
+        self.states: dict[str, Any] = {}
+        self._client: Any = None
 
-    def build(item: Item) -> BeliefGraph:
-        return BeliefGraph(
-            ParsedStory(text=item.story, sentences=(), events=(), actors=(), parser="direct")
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = direct_client(f"the {self.name} direct baseline")
+        return self._client
+
+    def ask(self, messages: list[dict[str, str]]) -> str:
+        return str(self.client.extract(str, messages, prompt=self.prompt.prompt_id))
+
+    def build(self, item: Item) -> BeliefGraph:
+        """Ask the model; the graph only carries the story and what the asking cost."""
+        key = self.prompt.story_key(item)
+        self.states.pop(key, None)
+        before = _usage(self.client)
+        self.states[key] = self.prompt.run(item, self.ask)
+        spent = _usage(self.client)
+        cost = ParseCost(**{k: spent[k] - before.get(k, 0) for k in spent})
+        story = ParsedStory(
+            text=item.story, sentences=(), events=(), actors=(), parser="direct", cost=cost
         )
+        return BeliefGraph(story)
 
-    def answer(item: Item, graph: BeliefGraph) -> ItemResult:
-        if state["client"] is None:
-            state["client"] = direct_client()
-        reply = state["client"].extract(str, prompt.messages(item), prompt=prompt.prompt_id)
-        out = reply[0] if isinstance(reply, tuple) else reply
-        label = prompt.read(str(out), item)
-        if label is None:
-            raise BeliefGraphError(f"the model's reply names no option: {str(out)[:200]!r}")
-        return ItemResult(
-            id=item.id,
-            gold=item.answer,
-            prediction=label,
-            correct=label == item.answer,
-            explanation=(f"Asked directly ({prompt.prompt_id}); the model replied {out!r}.",),
-            breakdown=prompt.breakdown(item),
-        )
+    def answer(self, item: Item, graph: BeliefGraph) -> ItemResult:
+        del graph  # nothing was tracked: the reply is the answer
+        return self.prompt.score(item, self.states[self.prompt.story_key(item)])
 
-    return replace(bench, build=build, answer=answer, parallel=False)
+
+_COUNTS = ("calls", "cached", "prompt_tokens", "completion_tokens", "seconds")
+
+
+def _usage(client: Any) -> dict[str, Any]:
+    """The client's usage counts (any client with ``usage``)."""
+    usage = getattr(client, "usage", None)
+    return {k: getattr(usage, k, 0) for k in _COUNTS} if usage is not None else {}
+
+
+def make_direct(base: Benchmark, prompt: DirectPrompt) -> Benchmark:
+    """The direct baseline of ``base``: its loader, breakdowns, metrics and headline; each
+    story (``prompt.story_key``) asked with ``prompt`` instead of tracked.
+
+    Examples
+    --------
+    >>> from beliefgraph.adapters import get_benchmark
+    >>> make_direct(get_benchmark("commet"), _Echo()).headline
+    'story_accuracy'
+    """
+    run = _DirectRun(base.name, prompt)
+    return Benchmark(
+        name=base.name,
+        load=base.load,
+        build=run.build,
+        answer=run.answer,
+        breakdowns=base.breakdowns,
+        metrics=base.metrics,
+        headline=base.headline,
+        story_key=prompt.story_key,
+        parallel=False,  # the replies live in this process until each item is scored
+    )
+
+
+class _Echo:
+    prompt_id = "echo"
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Ask) -> str:
+        return ask([{"role": "user", "content": item.question}])
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        return ItemResult.answered(item, str(state))

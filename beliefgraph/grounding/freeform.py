@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.models import BeliefModel
+from beliefgraph.models import BeliefModel, Event
 from beliefgraph.text import segment
 
 from .models import RowEvidence, StoryGrounding
@@ -121,6 +121,23 @@ def _event_words(step: object) -> set[str]:
     return set(content_tokens(" ".join(parts)))
 
 
+def _in_sentence(graph: BeliefGraph, event: Event, n: int) -> bool:
+    """Whether ``event`` was read from sentence ``n`` (1-based, the segmenter's numbering).
+
+    The rules parser numbers clauses, the LLM parser sentences; the event's own text, found
+    inside the sentence, settles it for both.
+    """
+    if event.hypothetical:
+        return False
+    sentences = story_sentences(graph.story.text)
+    if not 1 <= n <= len(sentences):
+        return False
+    clause = " ".join(event.sentence.split())
+    if clause:
+        return clause.rstrip(".!? ") in " ".join(sentences[n - 1].split())
+    return event.sentence_index + 1 == n
+
+
 def _perceived(
     graph: BeliefGraph, n: int, holder: str, option: str, scenes: StoryGrounding | None
 ) -> tuple[bool, str]:
@@ -131,11 +148,7 @@ def _perceived(
     holder, so a long sentence whose last clause happened out of the holder's sight is not
     perceived as a whole. Otherwise the grounding's scene (``present`` / ``involved``).
     """
-    steps = [
-        s
-        for s in graph.timeline.steps
-        if not s.event.hypothetical and s.event.sentence_index + 1 == n
-    ]
+    steps = [s for s in graph.timeline.steps if _in_sentence(graph, s.event, n)]
     if steps:
         words = set(content_tokens(option))
         about = [s for s in steps if _event_words(s) & words] or steps
