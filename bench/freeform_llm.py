@@ -25,7 +25,6 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ from beliefgraph.adapters.tombench import paper_figures
 from beliefgraph.api import using_parser
 from beliefgraph.parsers.llm import LLMCache, LLMParser, import_results
 
-__all__ = ["TOMBENCH_TASKS", "main", "run", "sample"]
+__all__ = ["TOMBENCH_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLETOM = ROOT / "tests" / "fixtures" / "simpletom"
@@ -46,6 +45,7 @@ TOMBENCH_TASKS = ("False Belief Task", "Percepts-Knowledge Links", "Knowledge-At
 """The ToMBench tasks sampled: belief and the two perception/knowledge tasks the graph's
 perception model reads (the first English story of each)."""
 MODEL = "frontier"
+ANSWERS = {k: RECORDED / f"freeform_{k}.answers.jsonl" for k in ("through", "direct")}
 
 
 def _benchmarks() -> Path:
@@ -86,12 +86,18 @@ def run(
     return out
 
 
-def _acc(results: Sequence[ItemResult]) -> str:
-    ok = sum(r.correct for r in results)
-    return f"{ok / len(results):.3f} ({ok}/{len(results)})" if results else "-"
+def run_offline(items: dict[str, list[Item]]) -> dict[str, Any]:
+    """The reasoner alone: SimpleToM from its recorded parses, ToMBench read by the rules."""
+    simple = get_benchmark("simpletom")
+    return {
+        "simpletom": answer_items(simple, items["simpletom"]),
+        "controls": answer_items(simple, items["controls"]),
+        "tombench": answer_items(get_benchmark("tombench"), items["tombench"]),
+        "calls": 0,
+    }
 
 
-def figures(results: dict[str, Any], before: list[ItemResult] | None = None) -> dict[str, Any]:
+def figures(results: dict[str, Any]) -> dict[str, Any]:
     """The figures of one run: per question type, controls flipped, ToMBench per task."""
     simple = results["simpletom"]
     report = simpletom_report(simple, strict=False)
@@ -115,7 +121,55 @@ def figures(results: dict[str, Any], before: list[ItemResult] | None = None) -> 
     out["tombench.task_average"] = paper["task_average"]
     out["tombench.answered"] = sum(r.prediction is not None for r in tom)
     out["tombench.n"] = len(tom)
+    out["calls"] = results["calls"]
     return out
+
+
+def export(out: Path) -> dict[str, int]:
+    """Write ``freeform_through.jsonl`` and ``freeform_direct.jsonl`` to ``out``; their sizes."""
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = {}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        items = sample(tmp)
+        for kind, direct in (("through", False), ("direct", True)):
+            batch = out / f"freeform_{kind}.jsonl"
+            batch.unlink(missing_ok=True)
+            run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch)
+            sizes[kind] = len(batch.read_text(encoding="utf-8").splitlines())
+    return sizes
+
+
+def replay(through: Path, direct: Path) -> dict[str, Any]:
+    """Import the recorded answers into a fresh cache and rerun; the figures of both paths.
+
+    Each path runs three times: once to write its requests (the batch file's rows map each
+    ``custom_id`` to its cache key), once after the import, reading every answer from the
+    cache (a batch file stays set, so a missing answer is written there, never sent).
+    """
+    got: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        items = sample(tmp)
+        cache = tmp / "cache.sqlite3"
+        for kind, answers in (("through", through), ("direct", direct)):
+            batch = tmp / f"{kind}.jsonl"
+            run(items, direct=kind == "direct", cache=cache, batch=batch)
+            report = import_results(answers, LLMCache(cache))
+            left = tmp / f"{kind}.left.jsonl"
+            start = time.perf_counter()
+            results = run(items, direct=kind == "direct", cache=cache, batch=left)
+            seconds = time.perf_counter() - start
+            f = figures(results)
+            f["imported"] = report.stored
+            f["failed"] = len(report.failures)
+            f["problems"] = len(report.problems)
+            f["left"] = len(left.read_text().splitlines()) if left.exists() else 0
+            f["seconds"] = round(seconds, 2)
+            got[kind] = (f, results)
+        offline = run_offline(items)
+        got["reasoner alone"] = (figures(offline), offline)
+    return got
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -124,55 +178,25 @@ def main(argv: list[str] | None = None) -> None:
     ex = sub.add_parser("export")
     ex.add_argument("out", type=Path)
     rp = sub.add_parser("replay")
-    rp.add_argument(
-        "through", nargs="?", type=Path, default=RECORDED / "freeform_through.answers.jsonl"
-    )
-    rp.add_argument(
-        "direct", nargs="?", type=Path, default=RECORDED / "freeform_direct.answers.jsonl"
-    )
+    rp.add_argument("through", nargs="?", type=Path, default=ANSWERS["through"])
+    rp.add_argument("direct", nargs="?", type=Path, default=ANSWERS["direct"])
     rp.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
-        items = sample(tmp)
-        cache = tmp / "cache.sqlite3"
-        if args.cmd == "export":
-            args.out.mkdir(parents=True, exist_ok=True)
-            for kind, direct in (("through", False), ("direct", True)):
-                batch = args.out / f"freeform_{kind}.jsonl"
-                batch.unlink(missing_ok=True)
-                run(items, direct=direct, cache=cache, batch=batch)
-                n = len(batch.read_text(encoding="utf-8").splitlines())
-                print(f"{batch}: {n} requests, {batch.stat().st_size / 1000:.1f} KB")
-            return
-        batch = tmp / "left.jsonl"
-        got: dict[str, Any] = {}
-        for kind, answers in (("through", args.through), ("direct", args.direct)):
-            # Export first (fills the batch file's key map), import, then replay from the cache.
-            run(items, direct=kind == "direct", cache=cache, batch=batch)
-            report = import_results(answers, LLMCache(cache))
-            start = time.perf_counter()
-            results = run(items, direct=kind == "direct", cache=cache, batch=batch)
-            seconds = time.perf_counter() - start
-            got[kind] = figures(results)
-            got[kind]["imported"] = report.stored
-            got[kind]["failed"] = len(report.failures)
-            got[kind]["seconds"] = round(seconds, 2)
-            got[kind]["results"] = results
-        if args.json:
-            print(
-                json.dumps(
-                    {k: {x: y for x, y in v.items() if x != "results"} for k, v in got.items()},
-                    indent=2,
-                )
-            )
-            return
-        _print(got)
+    if args.cmd == "export":
+        for kind, n in export(args.out).items():
+            path = args.out / f"freeform_{kind}.jsonl"
+            print(f"{path}: {n} requests, {path.stat().st_size / 1000:.1f} KB")
+        return
+    got = replay(args.through, args.direct)
+    if args.json:
+        print(json.dumps({k: f for k, (f, _) in got.items()}, indent=2, sort_keys=True))
+        return
+    _print(got)
 
 
 def _print(got: dict[str, Any]) -> None:
-    for kind, f in got.items():
-        print(f"\n== {kind}: imported {f['imported']} answers ({f['failed']} failed their schema)")
+    for kind, (f, results) in got.items():
+        print(f"\n== {kind}: imported {f.get('imported', 0)} answers, {f['calls']} calls")
         print(
             "SimpleToM by question type:",
             json.dumps({k: round(v, 3) for k, v in f["simpletom"].items()}),
@@ -188,9 +212,7 @@ def _print(got: dict[str, Any]) -> None:
               f"{f['tombench.answered']}/{f['tombench.n']}")  # fmt: skip
         for k, v in f["tombench"].items():
             print(f"  {k.removeprefix('task/'):<28} {v:.3f}")
-        for r in (
-            f["results"]["simpletom"] + f["results"].get("controls", []) + f["results"]["tombench"]
-        ):
+        for r in results["simpletom"] + results.get("controls", []) + results["tombench"]:
             if not r.correct:
                 print(
                     f"  wrong: {r.id} gold {r.gold} got {r.prediction}: {r.explanation[-1][:160]}"
