@@ -2,20 +2,20 @@
 
 Usage::
 
-    python bench/freeform_llm.py export OUT_DIR           # write the two request files
-    python bench/freeform_llm.py replay [THROUGH] [DIRECT] # import recorded answers, print figures
+    python bench/freeform_llm.py export OUT_DIR        # write the request files
+    python bench/freeform_llm.py replay [--answers DIR] # import recorded answers, print figures
 
 Sample (item-blind, fixed before any answer was seen): SimpleToM, the 10 fixture stories of
 ``tests/fixtures/simpletom`` (30 questions) and their 10 aware controls; ToMBench, the first
 English story of each of three tasks chosen by what the graph reads (``TOMBENCH_TASKS``).
 
-Through beliefgraph (``freeform_through.jsonl``): per story one parse request (``story.v1``)
-and one grounding request (``beliefgraph.ground.v1``), independent, one batch round; an aware
-control adds its parse only (its questions are grounded in the original story: the same
-request). Directly (``freeform_direct.jsonl``): one request per question in the paper's
-prompt format (SimpleToM: Gu et al., App. K.1 format; ToMBench: the release's English
-prompt). The model name is ``frontier`` and no endpoint URL is given (the URL is part of each
-cache key: replay with the same settings).
+Through beliefgraph (``freeform_through.jsonl``): per story one parse request and one
+grounding request (``beliefgraph.ground.v1``), independent, one batch round; an aware control
+adds its parse only (its questions are grounded in the original story: the same request).
+Directly (``freeform_direct.jsonl``, and ``freeform_direct_controls.jsonl`` for the aware
+controls): one request per question in the paper's prompt format (SimpleToM: Gu et al., App.
+K.1 format; ToMBench: the release's English prompt). The model name is ``frontier`` and no
+endpoint URL is given (the URL is part of each cache key: replay with the same settings).
 """
 
 from __future__ import annotations
@@ -25,12 +25,13 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from beliefgraph.adapters import get_benchmark, load
 from beliefgraph.adapters.harness import answer_items
-from beliefgraph.adapters.item import Item, ItemResult
+from beliefgraph.adapters.item import Item
 from beliefgraph.adapters.simpletom import aware_controls, simpletom_report
 from beliefgraph.adapters.tombench import paper_figures
 from beliefgraph.api import using_parser
@@ -45,7 +46,6 @@ TOMBENCH_TASKS = ("False Belief Task", "Percepts-Knowledge Links", "Knowledge-At
 """The ToMBench tasks sampled: belief and the two perception/knowledge tasks the graph's
 perception model reads (the first English story of each)."""
 MODEL = "frontier"
-ANSWERS = {k: RECORDED / f"freeform_{k}.answers.jsonl" for k in ("through", "direct")}
 
 
 def _benchmarks() -> Path:
@@ -70,19 +70,34 @@ def sample(tmp: Path) -> dict[str, list[Item]]:
     return {"simpletom": simple, "controls": controls, "tombench": load("tombench", folder)}
 
 
+FILES = {
+    "through": (False, ("simpletom", "controls", "tombench")),
+    "direct": (True, ("simpletom", "tombench")),
+    "direct_controls": (True, ("controls",)),
+}
+"""Request file -> (direct?, the parts of the sample it asks about)."""
+PARTS = ("simpletom", "controls", "tombench")
+ANSWERS = {k: RECORDED / f"freeform_{k}.answers.jsonl" for k in FILES}
+"""The recorded answers of each request file."""
+
+
 def run(
-    items: dict[str, list[Item]], *, direct: bool, cache: Path, batch: Path
-) -> dict[str, list[ItemResult]]:
+    items: dict[str, list[Item]],
+    *,
+    direct: bool,
+    cache: Path,
+    batch: Path,
+    parts: Sequence[str] = PARTS,
+) -> dict[str, Any]:
     """Answer the sample under the LLM parser (``model=frontier``, the cache, a batch file)."""
     parser = LLMParser(strict=False, model=MODEL, cache=str(cache), batch_out=str(batch))
-    out: dict[str, list[ItemResult]] = {}
+    out: dict[str, Any] = {}
     with using_parser(parser):
         simple = get_benchmark("simpletom", direct=direct)
-        out["simpletom"] = answer_items(simple, items["simpletom"])
-        if not direct:
-            out["controls"] = answer_items(simple, items["controls"])
-        out["tombench"] = answer_items(get_benchmark("tombench", direct=direct), items["tombench"])
-    out["calls"] = parser.client.usage.calls  # type: ignore[assignment]
+        for part in parts:
+            bench = simple if part != "tombench" else get_benchmark("tombench", direct=direct)
+            out[part] = answer_items(bench, items[part])
+    out["calls"] = parser.client.usage.calls
     return out
 
 
@@ -126,47 +141,49 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
 
 
 def export(out: Path) -> dict[str, int]:
-    """Write ``freeform_through.jsonl`` and ``freeform_direct.jsonl`` to ``out``; their sizes."""
+    """Write the request files (``FILES``) to ``out``; how many requests each holds."""
     out.mkdir(parents=True, exist_ok=True)
     sizes = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         items = sample(tmp)
-        for kind, direct in (("through", False), ("direct", True)):
+        for kind, (direct, parts) in FILES.items():
             batch = out / f"freeform_{kind}.jsonl"
             batch.unlink(missing_ok=True)
-            run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch)
+            run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch, parts=parts)
             sizes[kind] = len(batch.read_text(encoding="utf-8").splitlines())
     return sizes
 
 
-def replay(through: Path, direct: Path) -> dict[str, Any]:
-    """Import the recorded answers into a fresh cache and rerun; the figures of both paths.
+def replay(answers: dict[str, Path]) -> dict[str, Any]:
+    """Import the recorded answers into a fresh cache and rerun; the figures of each path.
 
-    Each path runs three times: once to write its requests (the batch file's rows map each
+    Each path runs twice: once to write its requests (the batch file's rows map each
     ``custom_id`` to its cache key), once after the import, reading every answer from the
-    cache (a batch file stays set, so a missing answer is written there, never sent).
+    cache (a batch file stays set, so a missing answer is written there, never sent, and
+    counted as ``left``). An answers file that does not exist is skipped.
     """
     got: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         items = sample(tmp)
         cache = tmp / "cache.sqlite3"
-        for kind, answers in (("through", through), ("direct", direct)):
-            batch = tmp / f"{kind}.jsonl"
-            run(items, direct=kind == "direct", cache=cache, batch=batch)
-            report = import_results(answers, LLMCache(cache))
-            left = tmp / f"{kind}.left.jsonl"
+        for path, direct in (("through", False), ("direct", True)):
+            batch = tmp / f"{path}.jsonl"
+            run(items, direct=direct, cache=cache, batch=batch)
+            stored = failed = 0
+            for kind in (k for k in FILES if k.startswith(path) and answers[k].exists()):
+                report = import_results(answers[kind], LLMCache(cache))
+                stored += report.stored
+                failed += len(report.failures) + len(report.problems)
+            left = tmp / f"{path}.left.jsonl"
             start = time.perf_counter()
-            results = run(items, direct=kind == "direct", cache=cache, batch=left)
+            results = run(items, direct=direct, cache=cache, batch=left)
             seconds = time.perf_counter() - start
             f = figures(results)
-            f["imported"] = report.stored
-            f["failed"] = len(report.failures)
-            f["problems"] = len(report.problems)
+            f.update(imported=stored, failed=failed, seconds=round(seconds, 2))
             f["left"] = len(left.read_text().splitlines()) if left.exists() else 0
-            f["seconds"] = round(seconds, 2)
-            got[kind] = (f, results)
+            got[path] = (f, results)
         offline = run_offline(items)
         got["reasoner alone"] = (figures(offline), offline)
     return got
@@ -178,8 +195,9 @@ def main(argv: list[str] | None = None) -> None:
     ex = sub.add_parser("export")
     ex.add_argument("out", type=Path)
     rp = sub.add_parser("replay")
-    rp.add_argument("through", nargs="?", type=Path, default=ANSWERS["through"])
-    rp.add_argument("direct", nargs="?", type=Path, default=ANSWERS["direct"])
+    rp.add_argument(
+        "--answers", type=Path, default=RECORDED, help="the folder of freeform_*.answers.jsonl"
+    )
     rp.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     if args.cmd == "export":
@@ -187,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
             path = args.out / f"freeform_{kind}.jsonl"
             print(f"{path}: {n} requests, {path.stat().st_size / 1000:.1f} KB")
         return
-    got = replay(args.through, args.direct)
+    got = replay({k: args.answers / f"freeform_{k}.answers.jsonl" for k in FILES})
     if args.json:
         print(json.dumps({k: f for k, (f, _) in got.items()}, indent=2, sort_keys=True))
         return

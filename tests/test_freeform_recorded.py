@@ -48,7 +48,7 @@ def test_the_sample_exports_at_most_40_requests_per_file(bench: ModuleType, tmp_
     sizes = bench.export(tmp_path)
     # Through: a parse and a grounding request per story (10 SimpleToM, 2 ToMBench stories with
     # free-form questions), a parse per aware control and per other ToMBench story.
-    assert sizes == {"through": 10 * 2 + 10 + 2 * 2 + 1, "direct": 30 + 9}
+    assert sizes == {"through": 10 * 2 + 10 + 2 * 2 + 1, "direct": 30 + 9, "direct_controls": 30}
     for kind in sizes:
         lines = (tmp_path / f"freeform_{kind}.jsonl").read_text(encoding="utf-8").splitlines()
         for line in lines:  # exactly what a model is sent: no gold anywhere
@@ -68,7 +68,7 @@ def test_recorded_answers_reproduce_the_documented_figures(bench: ModuleType) ->
     if not EXPECTED.exists() or not all(p.exists() for p in answers.values()):
         pytest.skip(f"no recorded answers in {RECORDED}")
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
-    got = bench.replay(answers["through"], answers["direct"])
+    got = bench.replay(answers)
     figures = {kind: f for kind, (f, _) in got.items()}
     assert figures["through"]["calls"] == figures["direct"]["calls"] == 0  # all from the cache
     assert json.loads(json.dumps(figures)) == expected
