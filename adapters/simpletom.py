@@ -450,11 +450,9 @@ class LLMScenarioReader:
             lines.append("It links the key fact to no sentence; the first sentence states it.")
         typed: list[ActionOption] = []
         for text, ev in zip(options, option_ev, strict=True):
-            needs = option_needs(ev, key_sentences)
-            if needs is None:
-                raise BeliefGraphError(
-                    f"the grounding links the option {text!r} of {item.id} to no sentence"
-                )
+            # An option the story gives no reason for rests on nothing X may not know: it is
+            # what X does anyway (the closed-world reading), so it needs no awareness.
+            needs = option_needs(ev, key_sentences) or "unaware"
             typed.append(ActionOption(text=text, needs=needs))  # type: ignore[arg-type]
             lines.append(
                 f"{text!r} rests on sentence(s) {ev.sentences}: it "

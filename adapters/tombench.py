@@ -5,16 +5,22 @@ and the gold letter; the options are the non-null ones in order (C and D are ``N
 two-option items), each with its letter in ``meta["letters"]``. Breakdowns: the record's
 ``ABILITY`` and its task file.
 
-Only the False Belief Task is answered offline: its stories (location and content false
-beliefs, first and second order) are read by the rules parser with the default perception
-model (closed containers) and the ``default`` trust policy, and the question's answer is
-mapped to an option with ``match_choice``. The other 19 tasks need a parser that reads free
-narrative: their items are reported unanswered, with the reason, without parsing anything.
+Offline, the False Belief Task and Percepts-Knowledge Links are answered (``OFFLINE_TASKS``):
+their stories (location and content false beliefs, first and second order; who saw an object
+moved) are read by the rules parser with the default perception model (closed containers)
+and the ``default`` trust policy, and the question's answer is mapped to an option with
+``match_choice`` (a yes/no "Does X know where T is?" to "Does not know" or the "Knows, in
+the R" option naming where T is). The other 18 tasks need a parser that reads free
+narrative: offline their items are reported unanswered, with the reason, without parsing
+anything. With an LLM parser every story is read from its text, and a question the question
+module does not read is answered through the grounding of its options
+(``beliefgraph.grounding.freeform``; ``free_questions``).
 
 The English fields were translated from the Chinese ones, and the translation varies within a
 story. Before asking, the answerer reads a question the way its story is written:
 
-- a trailing "... after X returns to the R?" becomes the lead-in "After X returns to the R, ...";
+- a trailing "... after X returns to the R?" becomes the lead-in "After X returns to the R, ...",
+  and the comma-spliced "X returns to the R, does X know ...?" gets its "After";
 - a holder named differently from the story ("Xiaogang" / "Xiao Gang", "Lilei" / "Li Lei",
   or a calque such as "Xiao Red" for "Xiao Hong") is renamed to the story's actor;
 - an object the story never names ("jacket" where the story says "coat") is read as the
@@ -38,7 +44,7 @@ from typing import Any
 from beliefgraph.api import track
 from beliefgraph.errors import BeliefGraphError, UnsupportedQuestionError
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.grounding import LLMGrounder, RowEvidence
+from beliefgraph.grounding import LLMGrounder, RowEvidence, negated
 from beliefgraph.grounding.freeform import FreeQuestion, choose_by_access, ground_questions
 from beliefgraph.models import Answer
 from beliefgraph.questions import read_question
@@ -61,7 +67,7 @@ __all__ = [
     "read_direct",
 ]
 
-OFFLINE_TASKS = frozenset({"False Belief Task"})
+OFFLINE_TASKS = frozenset({"False Belief Task", "Percepts-Knowledge Links"})
 """The task files whose stories the offline rules parser reads."""
 
 NOT_IN_STORY = "gold option not in the story"
@@ -282,6 +288,8 @@ def free_questions(item: Item) -> list[FreeQuestion]:
 def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
     answer, notes = _ask(graph, item.question)
     index, how = _match(answer.value, item.choices)
+    if index is None and answer.value in ("yes", "no"):
+        index, how = _knows_option(answer.value, item, graph)
     letters: tuple[str, ...] = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
     prediction = letters[index] if index is not None else None
     explanation = (*notes, *answer.explanation)
@@ -308,6 +316,28 @@ def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
     )
 
 
+def _knows_option(value: str, item: Item, graph: BeliefGraph) -> tuple[int | None, str | None]:
+    """A yes/no answer to "Does X know where T is?" as ToMBench words its options: "no" is
+    the one option that denies knowing ("Does not know"); "yes" the one affirming option that
+    names where T really is ("Knows, in the box"), asked of the graph."""
+    if value == "no":
+        denials = [i for i, c in enumerate(item.choices) if negated(c)]
+        if len(denials) != 1:
+            return None, None
+        return denials[0], f"'no' is the option denying it, {item.choices[denials[0]]!r}."
+    try:
+        target = read_question(_lead_in_first(item.question)).target
+        where = graph.ask(f"Where is the {target} now?").value
+    except BeliefGraphError:
+        return None, None
+    positive = [(i, c) for i, c in enumerate(item.choices) if not negated(c)]
+    j, _ = _match(where, tuple(c for _, c in positive))
+    if j is None:
+        return None, None
+    i = positive[j][0]
+    return i, f"'yes', and the {target} is in the {where}: {item.choices[i]!r}."
+
+
 def _ask(graph: BeliefGraph, question: str) -> tuple[Answer, tuple[str, ...]]:
     """Ask ``question`` as the story words it; the notes list every rewrite."""
     notes: list[str] = []
@@ -331,14 +361,27 @@ _TRAILING_AFTER = re.compile(
 )
 
 
+_SPLICED_RETURN = re.compile(
+    r"^(?P<clause>[A-Z][\w' -]*?\s(?:returns|comes back|came back|returned)\b[^,?]*),\s*"
+    r"(?P<main>(?:does|do|is|are|where|what|will)\b.+)$"
+)
+
+
 def _lead_in_first(question: str) -> str:
     """ "Where does A look for X after B returns?" -> "After B returns, where does A look for X?"
+
+    The comma-spliced form of the translation ("B returns to the R, does B know ...?") gets
+    its missing "After" too.
 
     Examples
     --------
     >>> _lead_in_first("Where does Youyou look for the button after Li Lei returns?")
     'After Li Lei returns, where does Youyou look for the button?'
+    >>> _lead_in_first("Xiao Li returns to the bank, does Xiao Li know where the chalk is?")
+    'After Xiao Li returns to the bank, does Xiao Li know where the chalk is?'
     """
+    if (spliced := _SPLICED_RETURN.match(question.strip())) is not None:
+        return f"After {spliced['clause']}, {spliced['main']}"
     m = _TRAILING_AFTER.match(question.strip())
     if m is None or question.strip().lower().startswith("after "):
         return question
