@@ -22,7 +22,6 @@ replayed.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import tempfile
@@ -71,6 +70,18 @@ def export(kind: str, batch: Path, cache: Path, model: str) -> dict[str, int]:
     return {name: _run(name, p, s, llm).llm_deferred for name, (p, s) in runs(kind).items()}
 
 
+def requests_of(kind: str, folder: Path, cache: Path, model: str) -> dict[str, set[str]]:
+    """Run ``kind`` with one batch file per benchmark in ``folder``; benchmark -> the
+    ``custom_id`` of every request its runs ever wrote (all rounds so far)."""
+    out = {}
+    for name, (p, s) in runs(kind).items():
+        batch = folder / f"{name}.jsonl"
+        _run(name, p, s, {"model": model, "batch_out": str(batch), "cache": str(cache)})
+        lines = batch.read_text(encoding="utf-8").splitlines() if batch.exists() else []
+        out[name] = {json.loads(x)["custom_id"] for x in lines}
+    return out
+
+
 def stories(name: str, path: Path, settings: dict[str, Any]) -> int:
     """The distinct stories of a sample, by the graph path's story key (a BigToM condition's
     text, an OpenToM narrative, a CoMMET StoryTurn)."""
@@ -107,10 +118,15 @@ def replay(model: str, expected: Path | None) -> dict[str, Any]:
             if not answers.exists():
                 print(f"{kind}: no recorded answers at {answers}; {written} requests pending")
                 continue
-            batch = Path(tmp) / "requests.jsonl"
             # A conversation's later turns are asked once the earlier answers are in: the
             # answers file holds every round, imported round by round.
-            again = functools.partial(export, kind, batch, cache, model)
+            asked: dict[str, set[str]] = {}
+
+            def again(
+                kind: str = kind, folder: Path = Path(tmp), cache: Path = cache, asked: Any = asked
+            ) -> None:
+                asked.update(requests_of(kind, folder, cache, model))
+
             report = import_rounds(answers, LLMCache(cache), again)
             print(f"\n{kind}: imported {report.stored} answers ({len(report.failures)} failed "
                   f"their schema, {len(report.problems)} lines not stored)")  # fmt: skip
@@ -121,13 +137,15 @@ def replay(model: str, expected: Path | None) -> dict[str, Any]:
                 seconds = time.perf_counter() - start
                 n_stories = stories(name, path, settings)
                 got = figures(r)
-                got.update(stories=n_stories, requests=written[name], left=r.llm_deferred,
+                got.update(stories=n_stories, requests=written[name], requests_all=len(asked[name]),
+                           left=r.llm_deferred,
                            calls=r.llm_calls)  # fmt: skip
                 table.setdefault(kind, {})[name] = got
                 print(f"  {name:8s} {r.n:3d} items, {n_stories} stories: "
                       f"accuracy {r.accuracy:.3f}, "
                       f"{r.headline} {r.headline_value:.3f}, answered {r.answered}; "
-                      f"{written[name] / n_stories:.2f} requests per story, {r.llm_calls} calls, "
+                      f"{len(asked[name]) / n_stories:.2f} requests per story "
+                      f"({written[name]} in the first round), {r.llm_calls} calls, "
                       f"{seconds / n_stories:.3f} s per story replayed, {r.llm_deferred} left "
                       "for another round")  # fmt: skip
                 for key in ("by_variable", "by_condition", "by_question_type"):
