@@ -86,6 +86,9 @@ class Propagator:
         # memory-flagged ones by the identity of their raw list and of the inner chain's list.
         self._raw: dict[tuple[object, ...], list[Segment]] = {}
         self._memory: dict[tuple[int, int], tuple[list[Segment], list[int]]] = {}
+        self._flagged: dict[tuple[int, tuple[int, ...]], tuple[list[Segment], list[int]]] = {}
+        self._change_index: dict[int, tuple[list[int], list[Value]]] = {}
+        self._pool: dict[Segment, Segment] = {}
         self._sharing: dict[tuple[Variable, Value, int, frozenset[str]], frozenset[str]] = {}
         self._touching: dict[Variable, list[Step]] | None = None
         self._changing: dict[Variable, list[Step]] | None = None
@@ -272,7 +275,12 @@ class Propagator:
             if cur is not None:
                 segs[-1] = _ending(cur, new.start)
             segs.append(new)
-        return segs
+        return [self._intern(seg) for seg in segs]
+
+    def _intern(self, seg: Segment) -> Segment:
+        """One object per distinct segment: chains that saw different steps still mostly
+        form equal beliefs, and the graph labels each object once (``BeliefGraph``)."""
+        return self._pool.setdefault(seg, seg)
 
     @staticmethod
     def _perceive(step: Step, var: Variable, cur: Segment | None) -> Segment | None:
@@ -351,17 +359,47 @@ class Propagator:
         found = self._memory.get(key)
         if found is not None:
             return found
-        out: list[Segment] = []
-        for seg in raw:
-            stale = reference is not None and any(
-                seg.start < ref.start
-                and (seg.end is None or ref.start < seg.end)
-                and ref.value != seg.value
-                and _true_before(reference, seg.value, ref.start)
-                for ref in reference
+        stale: tuple[int, ...] = ()
+        if reference:
+            # A belief is stale when, after it formed and while it lasted, the reference
+            # changed from its value to another one.
+            starts, before = self._changes(reference)
+            stale = tuple(
+                k
+                for k, seg in enumerate(raw)
+                if seg.value
+                in before[
+                    bisect.bisect_right(starts, seg.start) : len(starts)
+                    if seg.end is None
+                    else bisect.bisect_left(starts, seg.end)
+                ]
             )
-            out.append(replace(seg, stale=True) if stale else seg)
-        found = self._memory[key] = (out, [seg.start for seg in out])
+        # One list per raw list and staleness, whatever the reference: chains whose inner
+        # chains differ but flag the same beliefs share it, and so do the chains built on them.
+        found = self._flagged.get((id(raw), stale))
+        if found is None:
+            out = list(raw)
+            for k in stale:
+                out[k] = self._intern(replace(raw[k], stale=True))
+            found = self._flagged[(id(raw), stale)] = (out, [seg.start for seg in out])
+        self._memory[key] = found
+        return found
+
+    def _changes(self, reference: list[Segment]) -> tuple[list[int], list[Value]]:
+        """When ``reference`` changed from one value to another: the times, and the values
+        it changed from (memoised by the list, which lives as long as this propagator)."""
+        found = self._change_index.get(id(reference))
+        if found is None:
+            starts: list[int] = []
+            before: list[Value] = []
+            for i, ref in enumerate(reference):
+                # The segments follow one another, so only the one before may hold just before.
+                prev = reference[i - 1] if i else None
+                held = prev.value if prev is not None and prev.holds_at(ref.start - 1) else None
+                if held is not None and ref.value != held:
+                    starts.append(ref.start)
+                    before.append(held)
+            found = self._change_index[id(reference)] = (starts, before)
         return found
 
     def sharing(self, var: Variable, value: Value, t: int, among: frozenset[str]) -> frozenset[str]:
@@ -465,14 +503,6 @@ def _ending(seg: Segment, end: int) -> Segment:
         seg.speaker,
         seg.stale,
     )
-
-
-def _true_before(reference: list[Segment], value: Value, t: int) -> bool:
-    """Whether the reference held ``value`` just before time ``t``."""
-    for seg in reference:
-        if seg.holds_at(t - 1):
-            return seg.value == value
-    return False
 
 
 def _with_value(prop: Proposition, value: Value) -> Proposition:

@@ -77,3 +77,19 @@ def test_to_json_streams_the_reference_listing(events: list[Event]) -> None:
     graph = BeliefGraph(story_of(events), max_order=3)
     written = json.loads(graph.to_json())["beliefs"]
     assert written == [b.model_dump(mode="json") for b in reference_beliefs(graph, 3)]
+
+
+def test_a_shared_belief_given_new_holders_equals_model_copy() -> None:
+    # The listing's copy skips pydantic's copy.copy calls; it must give what model_copy gives.
+    from beliefgraph.graph import _with_holders
+    from beliefgraph.models import Belief, Proposition
+
+    p = Proposition(content_type="Location", subject="ball", relation="in", value="box")
+    b = Belief(holders=("Anne", "Sally"), proposition=p, start=3, truth_status="False",
+               knowledge_access="Private", representation="Implicit",
+               mental_source="Inference", context="Temporal", provenance=(3,))  # fmt: skip
+    ours = _with_holders(b, ("Ben", "Sally"))
+    theirs = b.model_copy(update={"holders": ("Ben", "Sally")})
+    assert ours == theirs and ours.model_dump() == theirs.model_dump()
+    assert ours.model_dump_json() == theirs.model_dump_json() and hash(ours) == hash(theirs)
+    assert b.holders == ("Anne", "Sally")  # the template is untouched
