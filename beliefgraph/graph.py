@@ -118,6 +118,10 @@ class BeliefGraph:
         chain = self._chain(holders)
         var = self._variable(obj, variable)
         t = self.end if at is None else at
+        if not any(b.holders == chain for b in self.asserted):
+            # Only the belief held at t is labelled, not the chain's whole history.
+            held = self._derived(chain, var, t)
+            return held[-1] if held else None
         for b in reversed(self.timeline_of(chain, variable=var)):
             if b.holds_at(t):
                 return b
@@ -144,7 +148,7 @@ class BeliefGraph:
         holder's belief it is judged against (``labelling.reference``): source Inference,
         access Private, truth by that value. Chains whose segments are shared share one
         labelled belief per segment and value, and differ only in their holders: one
-        ``model_copy`` each instead of labelling every chain anew.
+        cheap copy each (``_with_holders``) instead of labelling every chain anew.
         """
         prop = self.propagator
         segs = prop.segments(chain, var)
