@@ -54,3 +54,39 @@ def test_the_settled_heap_is_restored_after_a_run_even_when_it_fails() -> None:
         assert gc.get_threshold()[0] >= 10_000 and gc.get_freeze_count() > frozen
         raise RuntimeError("a failing run")
     assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+
+
+# What the test adapter below loads on first use, per process: the pid that loaded it.
+_LOADED: list[int] = []
+
+
+def test_a_parallel_run_loads_lazy_state_once_before_the_workers_fork(tmp_path) -> None:
+    import os
+
+    from beliefgraph import BeliefGraph, track
+    from beliefgraph.adapters import Benchmark, Item, ItemResult, benchmarks, evaluate
+    from beliefgraph.adapters.tomi import load_tomi
+
+    def build(item: Item) -> BeliefGraph:
+        if not _LOADED:  # stands for spaCy's tables or a client, loaded on first use
+            _LOADED.append(os.getpid())
+        return track(item.story)
+
+    def answer(item: Item, graph: BeliefGraph) -> ItemResult:
+        seen = f"{os.getpid()} loaded-by {_LOADED[0]}"
+        return ItemResult(id=item.id, gold=item.answer, prediction=seen, correct=True)
+
+    @benchmarks.register("test-lazy-state")
+    def make() -> Benchmark:
+        return Benchmark(name="test-lazy-state", load=load_tomi, build=build, answer=answer)
+
+    story = "1 {0} entered the garage.\n2 Where is {0}?\tgarage\t1\n"
+    path = tmp_path / "many.txt"
+    path.write_text("".join(story.format(f"A{i}") for i in range(40)))
+    _LOADED.clear()
+    result = evaluate("test-lazy-state", path, workers=2)
+    me = os.getpid()
+    assert result.n == 40 and result.results[0].prediction == f"{me} loaded-by {me}"
+    # every worker inherited what the first story loaded in this process
+    assert all(r.prediction.endswith(f"loaded-by {me}") for r in result.results)
+    assert any(not r.prediction.startswith(str(me)) for r in result.results)
