@@ -30,6 +30,7 @@ parser.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,15 +45,20 @@ from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
 from .benchmark import Benchmark, benchmarks
 from .choices import normalise
 from .item import Item, ItemResult
-from .loading import Problems, csv_rows, require_utf8, strict_if_none
+from .loading import LoadedItems, Problems, csv_rows, require_utf8, strict_if_none
 
 __all__ = [
     "CONDITIONS",
     "FIELDS",
+    "PAPER_INSTRUCTION",
     "VARIABLES",
+    "PaperPrompt",
     "conditions",
     "load_bigtom",
     "make_bigtom",
+    "paper_messages",
+    "paper_options",
+    "read_paper_reply",
     "tb_and_fb",
     "template_story",
 ]
@@ -209,6 +215,7 @@ def _conditions(path: Path, lineno: int, f: dict[str, str]) -> list[Item]:
                         "false_control": f"{control} {f['not_aware_of_random_event']}",
                     }[condition]
                 tag = f"{int(shown)}_{variable}_{condition}"
+                init = "shown" if shown else "hidden"
                 out.append(
                     Item(
                         id=f"{path.stem}:{lineno}:{tag}",
@@ -222,7 +229,10 @@ def _conditions(path: Path, lineno: int, f: dict[str, str]) -> list[Item]:
                             "agent": agent,
                             "variable": variable,
                             "condition": condition,
-                            "initial_belief": "shown" if shown else "hidden",
+                            "initial_belief": init,
+                            # the breakdown keys, so that an item never answered has them too
+                            "cell": f"{variable}/{condition}",
+                            "paper_cell": f"{init}/{variable}/{condition}",
                             "fields": f,
                         },
                     )
@@ -389,24 +399,28 @@ def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
     else:
         lines.append(f"{agent} holds no belief about the state the question asks about.")
     correct = prediction == item.answer
-    condition = str(item.meta["condition"])
     return ItemResult(
         id=item.id,
         gold=item.answer,
         prediction=prediction,
         correct=correct,
         explanation=tuple(lines),
-        breakdown={
-            "condition": condition,
-            "variable": str(variable),
-            "initial_belief": str(item.meta["initial_belief"]),
-            "cell": f"{variable}/{condition}",
-            # The paper's table has 24 cells: initial belief shown / hidden as well.
-            "paper_cell": f"{item.meta['initial_belief']}/{variable}/{condition}",
-        },
+        breakdown=_breakdown(item),
         supported=correct if prediction is not None else None,
         disagreement=None if correct or prediction is None else "other",
     )
+
+
+def _breakdown(item: Item) -> dict[str, str]:
+    variable, condition = str(item.meta["variable"]), str(item.meta["condition"])
+    return {
+        "condition": condition,
+        "variable": variable,
+        "initial_belief": str(item.meta["initial_belief"]),
+        "cell": f"{variable}/{condition}",
+        # The paper's table has 24 cells: initial belief shown / hidden as well.
+        "paper_cell": f"{item.meta['initial_belief']}/{variable}/{condition}",
+    }
 
 
 # -- text mode: the story prose through the run's parser -----------------------------------------
@@ -454,13 +468,7 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
             scored.append((overlap, aware, b))
     best = max(scored, key=lambda t: t[0], default=None)
     rivals = [t for t in scored if best is not None and t[0] == best[0] and t[1] != best[1]]
-    breakdown = {
-        "condition": str(item.meta["condition"]),
-        "variable": str(variable),
-        "initial_belief": str(item.meta["initial_belief"]),
-        "cell": f"{variable}/{item.meta['condition']}",
-        "paper_cell": f"{item.meta['initial_belief']}/{variable}/{item.meta['condition']}",
-    }
+    breakdown = _breakdown(item)
     if best is None or best[0] == 0 or rivals:
         why = (
             f"{agent} holds no belief in the parsed story that matches one option over the "
@@ -523,8 +531,129 @@ def _paired_metrics() -> dict[str, Callable[[list[ItemResult]], float]]:
     return out
 
 
+# -- the same model, directly: the paper's prompt -------------------------------------------------
+PAPER_INSTRUCTION = (
+    "Answer the questions based on the context. Keep your answer concise, few words are "
+    "enough, maximum one sentence. Answer as 'Answer:<option>)<answer>'."
+)
+"""The release's ``prompt_instructions/evaluate.txt``: the system message of its chat models'
+0-shot multiple-choice run (``evaluate_llm.py``, method ``chat-0shot``, ``--mcq``)."""
+
+
+def paper_options(item: Item) -> tuple[str, str]:
+    """The two answers in the order the prompt shows them as a) and b).
+
+    The release shuffles them with ``random.seed(0)`` in the order it reads its condition
+    files; here the order is drawn from the item's id alone (never from the gold), so that it
+    does not depend on which items a run holds.
+
+    >>> item = conditions(_EXAMPLE_ROW.split(";"))[1]
+    >>> sorted(paper_options(item)) == sorted(item.choices)
+    True
+    """
+    first, second = item.choices[0], item.choices[1]
+    flip = hashlib.sha256(item.id.encode("utf-8")).digest()[0] % 2
+    return (second, first) if flip else (first, second)
+
+
+def paper_messages(item: Item) -> list[dict[str, str]]:
+    """The release's chat-0shot MCQ prompt for one condition item.
+
+    >>> m = paper_messages(conditions(_EXAMPLE_ROW.split(";"))[1])
+    >>> print(m[1]["content"])  # doctest: +ELLIPSIS
+    Story: Ann is in the kitchen. ... Ann does not touch the cup.
+    Question: Does Ann believe the tea is hot or cold?
+    Choose one of the following:
+    a)Ann believes the tea is ...
+    b)Ann believes the tea is ...
+    """
+    a, b = paper_options(item)
+    question = f"{item.question}\nChoose one of the following:\na){a}\nb){b}"
+    return [
+        {"role": "system", "content": PAPER_INSTRUCTION},
+        {"role": "user", "content": f"Story: {item.story}\nQuestion: {question}"},
+    ]
+
+
+def read_paper_reply(item: Item, reply: str) -> str | None:
+    """The option a reply chose, as the release's grader reads it: the option key ``a)`` or
+    ``b)`` in the reply (exactly one of them); else the one option whose text it contains.
+    None when neither settles it (the release then asks an LLM grader, which is not run here).
+
+    >>> item = conditions(_EXAMPLE_ROW.split(";"))[1]
+    >>> a, b = paper_options(item)
+    >>> read_paper_reply(item, "Answer: b) " + b) == b, read_paper_reply(item, "not sure")
+    (True, None)
+    """
+    options = paper_options(item)
+    text = reply.lower()
+    keys = [o for key, o in zip(("a)", "b)"), options, strict=True) if key in text]
+    if len(keys) == 1:
+        return keys[0]
+    said = normalise(reply)
+    named = [o for o in options if normalise(o.rstrip(".")) in said]
+    return named[0] if len(named) == 1 else None
+
+
+class PaperPrompt:
+    """BigToM's own prompt for the direct baseline (one request per condition item)."""
+
+    prompt_id = "bigtom.paper.chat0shot.v1"
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> str:
+        return ask(paper_messages(item))
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        reply = str(state)
+        prediction = read_paper_reply(item, reply)
+        why = (
+            f"the model replied {reply.strip()!r}",
+            "the reply names neither option alone" if prediction is None else
+            f"read as: {prediction}",
+        )  # fmt: skip
+        return ItemResult.answered(item, prediction, explanation=why, breakdown=_breakdown(item))
+
+
+def _sampled(rows: int | None, cells: Sequence[str] | None) -> Callable[..., list[Item]]:
+    """The loader, keeping the first ``rows`` template rows of each file and the ``cells``
+    (``initial_belief/variable/condition``) named: an item-blind sample."""
+    if rows is None and cells is None:
+        return load_bigtom
+    if rows is not None and rows < 1:
+        raise ConfigurationError(f"rows must be a positive number of templates, got {rows!r}")
+    known = {f"{i}/{v}/{c}" for i in ("hidden", "shown") for v in VARIABLES for c in CONDITIONS}
+    wrong = sorted(set(cells or ()) - known)
+    if wrong:
+        raise ConfigurationError(f"unknown BigToM cells {wrong}; cells read {sorted(known)[0]!r}")
+
+    def load(path: Path, problems: Problems | None = None) -> list[Item]:
+        items = load_bigtom(path, problems)
+        lines: dict[str, list[int]] = {}
+        for item in items:
+            seen = lines.setdefault(str(item.meta["file"]), [])
+            if item.meta["line"] not in seen:
+                seen.append(item.meta["line"])
+        kept = [
+            item for item in items
+            if (rows is None or item.meta["line"] in lines[str(item.meta["file"])][:rows])
+            and (cells is None or _breakdown(item)["paper_cell"] in cells)
+        ]  # fmt: skip
+        return LoadedItems(kept, getattr(items, "problems", ()))
+
+    return load
+
+
 @benchmarks.register("bigtom")
-def make_bigtom(mode: Literal["template", "text"] = "template") -> Benchmark:
+def make_bigtom(
+    mode: Literal["template", "text"] = "template",
+    *,
+    direct: bool = False,
+    rows: int | None = None,
+    cells: Sequence[str] | None = None,
+) -> Benchmark:
     """The BigToM adapter.
 
     Parameters
@@ -534,23 +663,37 @@ def make_bigtom(mode: Literal["template", "text"] = "template") -> Benchmark:
         alone). ``text``: the story prose is read by the run's parser (``evaluate(...,
         parser=...)``, offline the rules parser) and answered from the agent's beliefs in
         that graph (parser + reasoner).
+    direct : bool
+        The same-model direct baseline: each condition item asked with the paper's own
+        prompt (``paper_messages``) through the run's LLM client, no graph, scored by the
+        same scorer (``adapters.direct``).
+    rows : int, optional
+        Only the first ``rows`` template rows of each file (an item-blind sample).
+    cells : sequence of str, optional
+        Only these cells, each ``initial_belief/variable/condition`` (e.g.
+        ``hidden/forward_belief/false_belief``: one of the release's condition files).
 
     Raises
     ------
     ConfigurationError
-        For another mode.
+        For another mode, a bad ``rows`` or an unknown cell.
     """
     if mode not in ("template", "text"):
         raise ConfigurationError(f"BigToM modes are 'template' and 'text', got {mode!r}")
     text = mode == "text"
-    return Benchmark(
+    base = Benchmark(
         name="bigtom",
-        load=load_bigtom,
+        load=_sampled(rows, cells),
         build=_text_build if text else _build,
         answer=_text_answer if text else _answer,
         breakdowns=("condition", "variable", "initial_belief", "cell", "paper_cell"),
         metrics=_paired_metrics(),
     )
+    if direct:
+        from .direct import make_direct
+
+        return make_direct(base, PaperPrompt())
+    return base
 
 
 _EXAMPLE_ROW = (

@@ -67,7 +67,7 @@ from beliefgraph.text import segment
 from .benchmark import Benchmark, benchmarks
 from .choices import normalise
 from .item import Item, ItemResult
-from .loading import Problems, read_text, require_utf8, strict_if_none, text_lines
+from .loading import LoadedItems, Problems, read_text, require_utf8, strict_if_none, text_lines
 from .reading import chosen_llm, chosen_llm_settings
 
 __all__ = [
@@ -81,6 +81,7 @@ __all__ = [
     "QuestionResult",
     "StoryTurn",
     "StoryTurnParse",
+    "StoryTurnPrompt",
     "StoryTurnRun",
     "Turn",
     "TurnParse",
@@ -93,6 +94,7 @@ __all__ = [
     "make_commet",
     "run_storyturn",
     "story_accuracy",
+    "turn_message",
 ]
 
 AnswerType = Literal["options", "yes_no", "yes_no_because", "why", "open"]
@@ -526,18 +528,20 @@ judges.register("beliefgraph.commet_judge.offline.v1", func=make_offline_judge)
 judges.register("beliefgraph.commet_judge.llm.v1", func=make_llm_judge)
 
 
-def _llm_extractor(**settings: Any) -> Callable[[type[BaseModel], str], Any]:
+def _llm_extractor(client: Any = None, **settings: Any) -> Callable[[type[BaseModel], str], Any]:
     """``(response_model, prompt) -> model`` over the one LLM client (its cache, retries,
-    re-asks, usage counts, shield and batch files), on the LLM parser's settings.
+    re-asks, usage counts, shield and batch files): ``client`` (the run parser's, so its
+    cache and batch file apply), else one built on the LLM parser's settings.
 
     Raises
     ------
     LLMConfigurationError
         When no model is configured (the message names the variables to set).
     """
-    from beliefgraph.parsers.llm import make_client
+    if client is None:
+        from beliefgraph.parsers.llm import make_client
 
-    client = make_client(**settings)
+        client = make_client(**settings)
 
     def extract(model: type[BaseModel], prompt: str) -> Any:
         return client.extract(model, [{"role": "user", "content": prompt}])
@@ -791,13 +795,29 @@ class LLMStoryTurnReader:
     def __init__(self, *, parser: Any = None, **settings: Any) -> None:
         from beliefgraph.parsers.llm import LLMParser
 
-        self._extract = _llm_extractor(**settings)
         self._parser = parser if parser is not None else LLMParser(strict=False, **settings)
+        # The questions go through the parser's own client: the run's cache and batch file.
+        self._extract = _llm_extractor(getattr(self._parser, "client", None), **settings)
+        self._pending: Any = None
 
     def read(self, storyturn: StoryTurn) -> StoryTurnParse:
+        """Read every turn; the requests of one StoryTurn are independent of each other.
+
+        Raises
+        ------
+        AnswerPending
+            After every turn was read, when a question's request went to a batch file
+            (``batch_out``): all of the StoryTurn's requests are written in one round.
+        """
+        from beliefgraph.parsers.llm import AnswerPending
+
         actors: list[str] = []
         turns: list[TurnParse] = []
         told: list[str] = []
+        self._pending: AnswerPending | None = None
+        none = RealityQuery(
+            proposition=Proposition(content_type="Action/Event", subject="-", relation="-")
+        )
         for turn in storyturn.turns:
             story = self._specs(turn.story, actors)
             right = self._specs(turn.feedback_right, actors)
@@ -807,24 +827,31 @@ class LLMStoryTurnReader:
                 "Read the question about the story into one typed query. Use the names the "
                 f"story uses. Story so far: {' '.join(told)}\nQuestion: {turn.question}"
             )
-            q = (
-                self._extract(_QuestionOut, prompt).query
-                if turn.question
-                else RealityQuery(
-                    proposition=Proposition(content_type="Action/Event", subject="-", relation="-")
-                )
-            )
+            q = none
+            if turn.question:
+                try:
+                    q = self._extract(_QuestionOut, prompt).query
+                except AnswerPending as err:  # write the other turns' requests too
+                    self._pending = self._pending or err
             turns.append(
                 TurnParse(story=story, feedback_right=right, feedback_wrong=wrong, question=q)
             )
+        if self._pending is not None:
+            raise self._pending
         return StoryTurnParse(
             id=storyturn.id, actors=tuple(actors), turns=tuple(turns), note="read by the LLM"
         )
 
     def _specs(self, text: str, actors: list[str]) -> tuple[EventSpec, ...]:
+        from beliefgraph.parsers.llm import AnswerPending
+
         if not text.strip():
             return ()
-        story = self._parser.parse(text)
+        try:
+            story = self._parser.parse(text)
+        except AnswerPending as err:  # a strict parser in a batch run: read on, raise at the end
+            self._pending = self._pending or err
+            return ()
         actors.extend(a for a in story.actors if a not in actors)
         keep = set(EventSpec.model_fields) - {"sentence", "ref_subject", "ref_value"}
         return tuple(
@@ -854,8 +881,131 @@ def _parse_of(item: Item, cache: dict[str, Any]) -> StoryTurnParse:
     return reader.read(StoryTurn.model_validate(item.meta["record"]))
 
 
+# -- the same model, directly: the StoryTurn as a conversation ------------------------------------
+def turn_message(turn: Turn, previous: bool | None) -> str:
+    """What the respondent is told at a turn: the feedback that fits whether its previous
+    answer was right (none before the first answer), the turn's story, then its question.
+
+    The paper prints no prompt: this is the plainest rendering of its StoryTurn fields.
+
+    >>> t = Turn.parse("Sam is here. | If right: Yes!; If wrong: No. | Where is Sam? |  | Here")
+    >>> print(turn_message(t, False))
+    No.
+    <BLANKLINE>
+    Sam is here.
+    <BLANKLINE>
+    Where is Sam?
+    """
+    feedback = ""
+    if turn.feedback and previous is not None:
+        feedback = turn.feedback_right if previous else turn.feedback_wrong
+    return "\n\n".join(p.strip() for p in (feedback, turn.story, turn.question) if p.strip())
+
+
+@dataclass
+class _Conversation:
+    replies: dict[int, str] = field(default_factory=dict)
+    results: dict[int, tuple[bool, str, str]] = field(default_factory=dict)
+    """turn -> (correct, gold followed, verdict)."""
+    pending: str = ""
+    """Why the conversation stopped early: its next turn waits for a batch round."""
+
+
+class StoryTurnPrompt:
+    """CoMMET's StoryTurn played as a conversation with the model (the paper's multi-turn
+    protocol): one request per question turn, carrying the earlier turns and the model's own
+    replies, the feedback chosen by whether its previous reply was right (this adapter's
+    scorer and judge). A turn's request needs the previous reply: one batch round per turn.
+    """
+
+    prompt_id = "commet.conversation.v1"
+
+    def __init__(self, judge: Callable[[], Judge]) -> None:
+        self._judge = judge  # resolved when the first StoryTurn is scored
+
+    def story_key(self, item: Item) -> str:
+        return str(item.meta["storyturn"])
+
+    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> _Conversation:
+        from beliefgraph.parsers.llm import AnswerPending
+
+        storyturn = StoryTurn.model_validate(item.meta["record"])
+        out = _Conversation()
+        messages: list[dict[str, str]] = []
+        carried: list[str] = []  # text of turns without a question, told with the next one
+        previous: bool | None = None
+        branch: int | None = None
+        for k, turn in enumerate(storyturn.turns):
+            said = turn_message(turn, previous)
+            if not turn.question:
+                carried.append(said)
+                continue
+            messages.append({"role": "user", "content": "\n\n".join([*carried, said])})
+            carried = []
+            try:
+                reply = ask(list(messages))
+            except AnswerPending as err:  # this turn needs the next batch round; keep the rest
+                out.pending = str(err)
+                break
+            messages.append({"role": "assistant", "content": reply})
+            golds = turn.answers
+            if len(golds) > 1 and branch is None:  # a branching answer: the reply picks one
+                branch = next((i for i, g in enumerate(golds) if _same_answer(reply, g)), None)
+            gold = golds[branch if branch is not None and branch < len(golds) else 0]
+            atype = answer_type(turn.question, turn.answer)
+            correct, verdict = _score(
+                reply.strip(), gold, atype, Reading(value=None), (), turn.question, self._judge()
+            )
+            out.replies[k] = reply
+            out.results[k] = (correct, gold, verdict)
+            previous = correct
+        return out
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        k = int(item.meta["turn"])
+        conversation: _Conversation = state
+        reply = conversation.replies.get(k)
+        unasked = conversation.pending or "no reply"
+        correct, gold, verdict = conversation.results.get(k, (False, item.answer, unasked))
+        return ItemResult(
+            id=item.id,
+            gold=gold,
+            prediction=None if reply is None else reply.strip(),
+            correct=correct,
+            explanation=tuple(
+                x for x in (None if reply is None else f"the model replied {reply!r}", verdict) if x
+            ),
+            breakdown={
+                "task": item.meta.get("task") or "?",
+                "answer_type": str(item.meta["answer_type"]),
+            },
+        )
+
+
+def _first_storyturns(n: int | None) -> Callable[..., list[Item]]:
+    """The loader, keeping the questions of the first ``n`` StoryTurns of the file."""
+    if n is None:
+        return load_commet
+    if n < 1:
+        raise ConfigurationError(f"storyturns must be a positive number, got {n!r}")
+
+    def load(path: Path, problems: Problems | None = None) -> list[Item]:
+        items = load_commet(path, problems)
+        keep = list(dict.fromkeys(str(i.meta["storyturn"]) for i in items))[:n]
+        return LoadedItems([i for i in items if i.meta["storyturn"] in keep],
+                           getattr(items, "problems", ()))  # fmt: skip
+
+    return load
+
+
 @benchmarks.register("commet")
-def make_commet(prefer: int = 0, judge: str | None = None) -> Benchmark:
+def make_commet(
+    prefer: int = 0,
+    judge: str | None = None,
+    *,
+    direct: bool = False,
+    storyturns: int | None = None,
+) -> Benchmark:
     """The CoMMET adapter.
 
     Parameters
@@ -865,16 +1015,25 @@ def make_commet(prefer: int = 0, judge: str | None = None) -> Benchmark:
     judge : str, optional
         A registered judge for "why" / "Because" answers; default
         ``$BELIEFGRAPH_COMMET_JUDGE`` or ``offline``.
+    direct : bool
+        The same-model direct baseline: each StoryTurn played as a conversation with the
+        model (``StoryTurnPrompt``), its replies scored by the same scorer and judge.
+    storyturns : int, optional
+        Only the questions of the first ``storyturns`` StoryTurns of the file.
     """
     runs: dict[str, StoryTurnRun] = {}
     cache: dict[str, Any] = {}
     judge_name = judge or os.environ.get("BELIEFGRAPH_COMMET_JUDGE", "offline")
 
-    def build(item: Item) -> BeliefGraph:
+    def the_judge() -> Judge:
         if "judge" not in cache:
             from beliefgraph.registry import resolve
 
             cache["judge"] = resolve(judges, judge_name, "CoMMET judge")()
+        return cache["judge"]
+
+    def build(item: Item) -> BeliefGraph:
+        the_judge()
         st = StoryTurn.model_validate(item.meta["record"])
         run = run_storyturn(st, _parse_of(item, cache), prefer=prefer, judge=cache["judge"])
         runs[st.id] = run
@@ -893,9 +1052,9 @@ def make_commet(prefer: int = 0, judge: str | None = None) -> Benchmark:
             breakdown={"task": item.meta.get("task") or "?", "answer_type": qr.answer_type},
         )
 
-    return Benchmark(
+    base = Benchmark(
         name="commet",
-        load=load_commet,
+        load=_first_storyturns(storyturns),
         build=build,
         answer=answer,
         breakdowns=("task", "answer_type"),
@@ -903,3 +1062,8 @@ def make_commet(prefer: int = 0, judge: str | None = None) -> Benchmark:
         headline="story_accuracy",  # the paper scores a StoryTurn right only if all of it is
         story_key=lambda item: item.meta["storyturn"],
     )
+    if direct:
+        from .direct import make_direct
+
+        return make_direct(base, StoryTurnPrompt(the_judge))
+    return base

@@ -59,17 +59,22 @@ from beliefgraph.solvers import PerceptionModel
 from .benchmark import Benchmark, benchmarks
 from .choices import normalise
 from .item import Item, ItemResult
-from .loading import Problems, read_text, require_utf8, strict_if_none
+from .loading import LoadedItems, Problems, read_text, require_utf8, strict_if_none
 from .metrics import UNANSWERED, macro_f1, macro_f1_of
 
 __all__ = [
     "DISAGREEMENTS",
+    "PAPER_SYSTEM",
+    "PAPER_TEMPLATES",
     "QUESTION_TYPES",
+    "PaperPrompt",
     "load_opentom",
     "make_opentom",
     "multihop_class",
     "paper_batches",
+    "paper_prompt",
     "paper_protocol",
+    "read_paper_reply",
     "read_plot",
 ]
 
@@ -756,10 +761,17 @@ def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
         a = _ANSWERERS[q.kind](ctx, q)
     except UnsupportedQuestionError as err:
         a = _Answer(None, (str(err),))
+    return _result(ctx, q, a, classify=True)
+
+
+def _result(ctx: _Context, q: _Question | None, a: _Answer, *, classify: bool) -> ItemResult:
+    """The scored result of answer ``a`` (``classify``: name how a wrong label departs from
+    the plot, which needs the graph)."""
+    item = ctx.item
     correct = a.value is not None and normalise(a.value) == normalise(item.answer)
     label = "supported" if correct else ("unanswered" if a.value is None else "contradicted")
     disagreement = None
-    if q is not None and a.value is not None and not correct:
+    if classify and q is not None and a.value is not None and not correct:
         disagreement = _classify(ctx, q, a)
     places = q is not None and q.kind in ("fine", "narrator")
     return ItemResult(
@@ -1089,8 +1101,178 @@ def _metrics() -> dict[str, Callable[[list[ItemResult]], float]]:
     return out
 
 
+# -- the same model, directly: the paper's prompts ------------------------------------------------
+PAPER_SYSTEM = "You are an expert in modeling other's mental state."
+"""The system message the release's runner (``run_baseline.py``) sends its chat models."""
+
+_READ = "Read and comprehend the following short story. Then, answer the question that follows."
+PAPER_TEMPLATES = {
+    "location_cg": _READ + '\n\n{narrative}\n\nQuestion: {question} Answer the question with "Yes" '
+    'or "No". Do not give any explanation.\n',
+    "multihop": _READ + "\n\n{narrative}\n\nQuestion: {question} Answer the question without any "
+    "explanation.\n",
+    "attitude": _READ + "\n\n{narrative}\n\nQuestion: {question}\n",
+}
+"""The release's ``src/prompts/chatgpt_opentom_prompts/`` templates (CC BY-NC 4.0):
+``chatgpt_location_cg.txt``, ``chatgpt_multihop_accessibility.txt`` and
+``chatgpt_attitude.txt``. The fine-location and fullness templates the runner loads
+(``chatgpt_location_fg.txt``, ``chatgpt_multihop_fullness.txt``) are not in the released
+repository; those questions use the accessibility template, the released one that asks for
+an answer "without any explanation"."""
+
+
+def paper_prompt(item: Item) -> str:
+    """The user message the release's ``build_prompt`` writes for a question (no CoT), with
+    the story's ``narrative``. Placeholders are filled in one pass, so text in the narrative
+    is never read as a placeholder.
+
+    >>> meta = {"narrative": "Ann put the {question} ball in the box."}
+    >>> item = Item(id="x", story="", question="From Ann's perspective, is the ball in its "
+    ...             "initial location by the end of the story?", answer="Yes", meta=meta)
+    >>> print(paper_prompt(item))  # doctest: +NORMALIZE_WHITESPACE
+    Read and comprehend the following short story. Then, answer the question that follows.
+    <BLANKLINE>
+    Ann put the {question} ball in the box.
+    <BLANKLINE>
+    Question: From Ann's perspective, is the ball in its initial location by the end of the
+    story? Answer the question with "Yes" or "No". Do not give any explanation.
+    """
+    question = item.question
+    narrative = str(item.meta.get("narrative") or "")
+    if "locate" in question:
+        template = PAPER_TEMPLATES["multihop"]  # the fine-location template is not released
+    elif "initial" in question:
+        template = PAPER_TEMPLATES["location_cg"]
+    elif "fullness" in question:
+        question += ' Answer with "more full", "equally full", or "less full".'
+        template = PAPER_TEMPLATES["multihop"]  # the fullness template is not released
+    elif "accessibility" in question:
+        question += ' Answer with "more accessible", "equally accessible", or "less accessible".'
+        template = PAPER_TEMPLATES["multihop"]
+    elif "attitude" in question:
+        question = question.split("?")[0].strip() + ", assuming that you observed the action?"
+        question += ' Answer with "positive", "neutral", or "negative".'
+        filled = _fill(PAPER_TEMPLATES["attitude"], narrative, question)
+        return filled.strip() + " Answer without any explanation."
+    else:
+        raise UnsupportedQuestionError(f"the release has no prompt for {item.question!r}")
+    return _fill(template, narrative, question).strip()
+
+
+def _fill(template: str, narrative: str, question: str) -> str:
+    values = {"{narrative}": narrative, "{question}": question}
+    return re.sub(r"\{narrative\}|\{question\}", lambda m: values[m[0]], template)
+
+
+def _overlap(prediction: str, place: str) -> float:
+    """The release's ``compute_lexical_overlap``: the share of the place's words the
+    prediction contains (lower case, ``_`` as a space, ``'s`` dropped)."""
+    pred = prediction.lower().replace("_", " ").replace("'s", "").replace(".", "").split()
+    words = place.lower().replace("_", " ").replace("'s", "").split()
+    return len({w for w in pred if w in words}) / len(words) if words else 0.0
+
+
+def _no_article(word: str) -> str:
+    """The release's ``remove_determinant`` (it strips a leading "a", "an" or "the" even
+    inside a word: kept as released, since its scores depend on it)."""
+    for det in ("a", "an", "the"):
+        if word.startswith(det):
+            return word[len(det) :].strip()
+    return word
+
+
+def read_paper_reply(item: Item, reply: str) -> str | None:
+    """A reply as the release's evaluator (``opentom_evaluator.py``) reads it, as an answer
+    in the gold's vocabulary; None for a reply it counts as corrupted (or a tie of places).
+
+    >>> q = "From Ann's perspective, how would the ball's accessibility change by the end?"
+    >>> read_paper_reply(Item(id="x", story="", question=q, answer="x"), "Less accessible.")
+    'less accessible'
+    """
+    q = item.question
+    text = reply.strip()
+    low = text.lower()
+    if "locate" in q:
+        info = item.meta.get("plot_info") or {}
+        original, new = info.get("original_place", ""), info.get("move_to_place", "")
+        first = _overlap(text, _no_article(original.lower()))
+        second = _overlap(text, _no_article(new.lower()))
+        if first == second:
+            return None
+        return (original if first > second else new).replace("_", " ")
+    if "initial" in q:
+        if "no" in low and "yes" not in low:
+            return "No"
+        if "yes" in low and "no" not in low:
+            return "Yes"
+        return None
+    if "fullness" in q or "accessibility" in q:
+        attribute = "fullness" if "fullness" in q else "accessibility"
+        cls = multihop_class(text, attribute)
+        names = {
+            "fullness": ("less full", "more full", "equally full"),
+            "accessibility": ("more accessible", "less accessible", "equally accessible"),
+        }
+        return None if cls is None else names[attribute][int(cls) - 1]
+    token = low.split("\n\n")[-1].split(":")[-1].split(".")[0].strip()
+    letters = {"a": "positive", "b": "neutral", "c": "negative"}
+    if token in letters:
+        return letters[token]
+    named = [w for w in ("positive", "negative", "neutral") if w in token]
+    return named[0] if len(named) == 1 else None
+
+
+class PaperPrompt:
+    """OpenToM's own prompts for the direct baseline (one request per question)."""
+
+    prompt_id = "opentom.paper.v1"
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> str:
+        return ask([{"role": "system", "content": PAPER_SYSTEM},
+                    {"role": "user", "content": paper_prompt(item)}])  # fmt: skip
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        reply = str(state)
+        empty = BeliefGraph(
+            ParsedStory(text="", sentences=(), events=(), actors=(), parser="direct")
+        )
+        ctx = _Context(item, empty)
+        try:
+            q: _Question | None = _read_question(item.question)
+        except UnsupportedQuestionError:
+            q = None
+        value = read_paper_reply(item, reply)
+        read = "the evaluator cannot read it" if value is None else f"read as: {value}"
+        return _result(
+            ctx, q, _Answer(value, (f"the model replied {reply!r}", read)), classify=False
+        )
+
+
+def _first_stories(n: int | None) -> Callable[..., list[Item]]:
+    """The loader, keeping the questions of the first ``n`` stories of ``meta_data.json``
+    (in its order): an item-blind sample."""
+    if n is None:
+        return load_opentom
+    if n < 1:
+        raise ConfigurationError(f"stories must be a positive number, got {n!r}")
+
+    def load(path: Path, problems: Problems | None = None) -> list[Item]:
+        items = load_opentom(path, problems)
+        folder = path if path.is_dir() else path.parent
+        keep = set(list(_read_json(folder / "meta_data.json"))[:n])
+        kept = [item for item in items if item.meta.get("story_id") in keep]
+        return LoadedItems(kept, getattr(items, "problems", ()))
+
+    return load
+
+
 @benchmarks.register("opentom")
-def make_opentom(mode: Literal["plot", "text"] = "plot") -> Benchmark:
+def make_opentom(
+    mode: Literal["plot", "text"] = "plot", *, direct: bool = False, stories: int | None = None
+) -> Benchmark:
     """The OpenToM adapter.
 
     Parameters
@@ -1100,17 +1282,32 @@ def make_opentom(mode: Literal["plot", "text"] = "plot") -> Benchmark:
         reasoner alone). ``text``: the story's prose (``narrative``) is read by the run's
         parser (``evaluate(..., parser=...)``, offline the rules parser) and the same
         answerer reads that graph (parser + reasoner).
+    direct : bool
+        The same-model direct baseline: each question asked with the paper's own prompt
+        (``paper_prompt``) through the run's LLM client, no graph, the reply read as the
+        paper's evaluator reads it and scored by the same scorer (``adapters.direct``).
+    stories : int, optional
+        Only the questions of the first ``stories`` stories of ``meta_data.json``.
 
     Raises
     ------
     ConfigurationError
-        For another mode.
+        For another mode or a bad ``stories``.
     """
     if mode not in ("plot", "text"):
         raise ConfigurationError(f"OpenToM modes are 'plot' and 'text', got {mode!r}")
+    base = _make_opentom(mode, stories)
+    if direct:
+        from .direct import make_direct
+
+        return make_direct(base, PaperPrompt())
+    return base
+
+
+def _make_opentom(mode: str, stories: int | None) -> Benchmark:
     return Benchmark(
         name="opentom",
-        load=load_opentom,
+        load=_first_stories(stories),
         build=_text_build if mode == "text" else _build,
         answer=_answer,
         breakdowns=(

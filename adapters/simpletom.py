@@ -39,15 +39,16 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from beliefgraph.api import track
 from beliefgraph.errors import BeliefGraphError, ConfigurationError, DataFormatError
 from beliefgraph.graph import BeliefGraph
+from beliefgraph.grounding.freeform import FreeQuestion, ground_questions, option_needs
 from beliefgraph.models import BeliefModel, Proposition
 from beliefgraph.reasoning import (
     ActionOption,
@@ -63,7 +64,7 @@ from .benchmark import Benchmark, benchmarks
 from .choices import normalise
 from .item import Item, ItemResult
 from .loading import Problems, require_utf8, strict_if_none, text_lines
-from .reading import chosen_llm, chosen_llm_settings
+from .reading import chosen_client, chosen_llm, chosen_llm_settings
 
 __all__ = [
     "QUESTION_TYPES",
@@ -74,9 +75,11 @@ __all__ = [
     "SimpleToMReport",
     "aware_controls",
     "aware_variant",
+    "direct_messages",
     "load_simpletom",
     "load_simpletom_hf",
     "make_simpletom",
+    "read_direct",
     "simpletom_report",
     "write_simpletom",
 ]
@@ -193,7 +196,27 @@ def load_simpletom(path: Path, problems: Problems | None = None) -> list[Item]:
                 if not isinstance(record, dict):
                     raise DataFormatError(f"expected a JSON object, got {type(record).__name__}")
                 items.append(_item(record, f"{f}:{n}", stories, parses))
-    return problems.result(items)
+    return problems.result(_with_siblings(items))
+
+
+def _with_siblings(items: list[Item]) -> list[Item]:
+    """Give each item the questions of its story (``meta["questions"]``, in the order
+    awareness, behavior, judgment): the LLM path grounds them in one call per story."""
+    groups: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        groups[item.meta["story_id"]].append(item)
+    rank = {QUESTION_TYPES[q]: n for n, q in enumerate(_ORDER)}
+    questions = {
+        sid: [
+            {"question": i.question, "choices": list(i.choices)}
+            for i in sorted(group, key=lambda i: rank[i.meta["question_type"]])
+        ]
+        for sid, group in groups.items()
+    }
+    return [
+        i.model_copy(update={"meta": {**i.meta, "questions": questions[i.meta["story_id"]]}})
+        for i in items
+    ]
 
 
 def _read_parses(folder: Path, file: Path | None, problems: Problems) -> dict[str, dict[str, Any]]:
@@ -312,7 +335,8 @@ def _label(item: Item, text: str) -> str | None:
 def _answer(item: Item, graph: BeliefGraph, parse: ScenarioParse) -> ItemResult:
     reading = read_awareness(graph, parse.person_x, parse.key)
     qtype = item.meta["question_type"]
-    lines = list(reading.explanation)
+    lines = [parse.note] if parse.note.startswith("read by the LLM") else []
+    lines.extend(reading.explanation)
     if qtype == "mental_state":
         value = "Yes" if reading.aware else "No"
         implies = "aware" if reading.aware else "unaware"
@@ -367,21 +391,26 @@ def _answer(item: Item, graph: BeliefGraph, parse: ScenarioParse) -> ItemResult:
 
 
 # -- the LLM path ---------------------------------------------------------------------------------
-class _Needs(BaseModel):
-    needs: list[Literal["aware", "unaware"]] = Field(min_length=1, max_length=4)
-    """One per option, in order: 'aware' if the person would do it only knowing the key
-    information, 'unaware' if it is what they do without knowing it."""
-
-
 class LLMScenarioReader:
-    """Read a story with the LLM parser, and type the behavior options with one LLM-client
-    call. Built only when a model is configured."""
+    """Read a story from its text with two independent LLM calls: the story parse
+    (``story.v1``) and the grounding of its questions (``beliefgraph.ground.v1``, through
+    ``beliefgraph.grounding.freeform``). Built only when a model is configured.
 
-    def __init__(self, *, parser: Any = None, **settings: Any) -> None:
-        from beliefgraph.parsers.llm import LLMParser, make_client
+    The grounding rows are the key fact k as Person X's belief (from the mental-state
+    question, else the story data's ``key_information``, else the first sentence), and every
+    behavior option and judged action of the story as "a reason for X to <option>". The reply
+    links each to the sentences that state or show it; the engine types an option as needing
+    awareness when it rests on a sentence of k (``option_needs``), reads k from the parse's
+    events in those sentences, and answers from X's belief in the graph. Neither call reads
+    the other's answer, so one batch round serves both.
+    """
+
+    def __init__(self, *, parser: Any = None, client: Any = None, **settings: Any) -> None:
+        from beliefgraph.grounding import LLMGrounder
+        from beliefgraph.parsers.llm import LLMParser
 
         self._parser = parser if parser is not None else LLMParser(strict=False, **settings)
-        self._client = make_client(**settings)
+        self._grounder = LLMGrounder(client if client is not None else self._parser.client)
         self._cache: dict[str, ScenarioParse] = {}
 
     def read(self, item: Item) -> ScenarioParse:
@@ -389,32 +418,56 @@ class LLMScenarioReader:
         parse = self._cache.get(sid)
         if parse is None:
             parse = self._cache[sid] = self._story(item)
-        texts = self._options(item)
-        if texts and any(t is None for t in _typed(texts, parse.options)):
-            prompt = (
-                f"Story: {item.story}\nKey information: {parse.key.render()}\n"
-                f"Person: {parse.person_x}\nOptions: {json.dumps(texts)}\nFor each option, "
-                "say whether the person would do it only if they knew the key information "
-                "('aware') or whether it is what they do without knowing it ('unaware')."
-            )
-            needs = self._client.extract(_Needs, [{"role": "user", "content": prompt}]).needs
-            extra = tuple(ActionOption(text=t, needs=n) for t, n in zip(texts, needs, strict=False))
-            parse = self._cache[sid] = parse.model_copy(update={"options": parse.options + extra})
         return parse
 
-    @staticmethod
-    def _options(item: Item) -> list[str]:
-        if item.meta["question_type"] == "behavior":
-            return list(item.choices)
-        m = _JUDGE_Q.match(item.question.strip())
-        return [m["a"], m["b"]] if m else []
-
     def _story(self, item: Item) -> ScenarioParse:
-        story = self._parser.parse(item.story)
         person = _person_x(item)
-        first = [e.proposition for e in story.events if e.sentence_index == 0 and e.proposition]
-        if person is None or not first or first[0] is None:
-            raise BeliefGraphError(f"the LLM parse of {item.id} names no key fact or Person X")
+        if person is None:
+            raise BeliefGraphError(f"cannot tell whose awareness {item.id} asks about")
+        # The parse first: a pending answer leaves it unread without raising, so the
+        # grounding request is written to the same batch round.
+        story = self._parser.parse(item.story)
+        key_text, options = _question_content(item)
+        questions = [
+            FreeQuestion(text="key", options=(key_text,), holder=person, phrasing="{option}"),
+            FreeQuestion(
+                text="options",
+                options=tuple(options),
+                phrasing=f"something in the story gives {person} a reason to {{option}}",
+            ),
+        ]
+        ground_story = str(item.meta.get("ground_story", item.story))
+        actors = _actors(item, person)
+        key_ev, option_ev = ground_questions(self._grounder, ground_story, actors, questions)
+        key_sentences = set(key_ev[0].sentences)
+        how = f"{key_ev[0].how[0]}" if key_ev[0].how else "?"
+        lines = [
+            f"The grounding links the key fact to sentence(s) {sorted(key_sentences)} "
+            f"({person}: {how}, by the model's reading; the graph decides)."
+        ]
+        if not key_sentences:
+            key_sentences = {1}  # the release's format: the first sentence states k
+            lines.append("It links the key fact to no sentence; the first sentence states it.")
+        typed: list[ActionOption] = []
+        for text, ev in zip(options, option_ev, strict=True):
+            # An option the story gives no reason for rests on nothing X may not know: it is
+            # what X does anyway (the closed-world reading), so it needs no awareness.
+            needs = option_needs(ev, key_sentences) or "unaware"
+            typed.append(ActionOption(text=text, needs=needs))  # type: ignore[arg-type]
+            lines.append(
+                f"{text!r} rests on sentence(s) {ev.sentences}: it "
+                + ("needs" if needs == "aware" else "does not need")
+                + " awareness of the key fact."
+            )
+        keys = [
+            e.proposition
+            for e in story.events
+            if e.sentence_index + 1 in key_sentences and e.proposition is not None
+        ]
+        if not keys:
+            raise BeliefGraphError(
+                f"the LLM parse of {item.id} reads no fact in sentence(s) {sorted(key_sentences)}"
+            )
         keep = set(EventSpec.model_fields) - {"sentence", "ref_subject", "ref_value"}
         events = tuple(
             EventSpec(sentence=e.sentence_index, **{k: getattr(e, k) for k in keep})
@@ -424,10 +477,48 @@ class LLMScenarioReader:
             id=item.meta["story_id"],
             actors=story.actors,
             person_x=person,
-            key=first[0],
+            key=keys[0],
             events=events,
-            note="read by the LLM",
+            options=tuple(typed),
+            note="read by the LLM. " + " ".join(lines),
         )
+
+
+def _question_content(item: Item) -> tuple[str, list[str]]:
+    """k in words, and every option of the story's behavior and judgment questions."""
+    siblings = item.meta.get("questions") or [
+        {"question": item.question, "choices": list(item.choices)}
+    ]
+    key = None
+    options: list[str] = []
+    for q in siblings:
+        text = str(q["question"]).strip()
+        if m := _AWARE_Q.match(text):
+            key = m["k"].strip()
+        elif m := _JUDGE_Q.match(text):
+            options.extend([m["a"], m["b"]])
+        elif _ACTION_Q.match(text):
+            options.extend(str(c) for c in q["choices"])
+    data = item.meta.get("story_data") or {}
+    if key is None and isinstance(data.get("key_information"), str):
+        key = data["key_information"]
+    if key is None:
+        key = segment(item.story)[0].text
+    unique = list(dict.fromkeys(o.strip() for o in options))
+    seen: set[str] = set()
+    out = []
+    for o in unique:
+        if normalise(o) not in seen:
+            seen.add(normalise(o))
+            out.append(o)
+    return key, out
+
+
+def _actors(item: Item, person: str) -> list[str]:
+    data = item.meta.get("story_data") or {}
+    named = data.get("entities") if isinstance(data.get("entities"), dict) else {}
+    people = [str(v) for k, v in named.items() if str(k).startswith("Person") and v]
+    return list(dict.fromkeys([person, *people]))
 
 
 def _person_x(item: Item) -> str | None:
@@ -454,7 +545,7 @@ class _Reader:
         chosen = chosen_llm_settings()
         if chosen is not None:  # the run chose an LLM parser: it reads the text, not the record
             if self.chosen is None:
-                self.chosen = LLMScenarioReader(parser=chosen_llm(), **chosen)
+                self.chosen = LLMScenarioReader(parser=chosen_llm(), client=chosen_client())
             return self.chosen.read(item)
         if "parse" in item.meta:
             return ScenarioParse.model_validate(item.meta["parse"])
@@ -471,9 +562,97 @@ class _Reader:
         return self.llm.read(item)
 
 
+# -- same model, directly -------------------------------------------------------------------------
+DIRECT_PROMPT_ID = "simpletom.paper.v1"
+"""The paper's evaluation prompt (Gu et al., App. K.1 without the reminder)."""
+
+
+def direct_messages(item: Item) -> list[dict[str, str]]:
+    """The paper's prompt for one question: story, question, lettered choices, "(A)" or "(B)".
+
+    >>> from beliefgraph.adapters.item import Item
+    >>> item = Item(id="x_sev1_aware", story="S.", question="Q?", choices=("No", "Yes"),
+    ...             answer="A", meta={"labels": ["A", "B"]})
+    >>> print(direct_messages(item)[0]["content"])
+    Given the following story, answer the question by giving the correct answer choice, (A) or (B).
+    <BLANKLINE>
+    Story: S.
+    <BLANKLINE>
+    Question: Q?
+    <BLANKLINE>
+    (A) No
+    <BLANKLINE>
+    (B) Yes
+    <BLANKLINE>
+    What is the correct answer? Respond with just "(A)" or "(B)"
+    """
+    labels = [str(x) for x in item.meta.get("labels", ["A", "B"])]
+    choices = "\n\n".join(f"({lab}) {text}" for lab, text in zip(labels, item.choices, strict=True))
+    letters = " or ".join(f"({lab})" for lab in labels)
+    quoted = " or ".join(f'"({lab})"' for lab in labels)
+    content = (
+        f"Given the following story, answer the question by giving the correct answer choice, "
+        f"{letters}.\n\nStory: {item.story}\n\nQuestion: {item.question}\n\n{choices}\n\n"
+        f"What is the correct answer? Respond with just {quoted}"
+    )
+    return [{"role": "user", "content": content}]
+
+
+def read_direct(reply: str, item: Item) -> str | None:
+    """The label a reply gives: the first "(X)" naming a label, else a reply that is one.
+
+    >>> item = Item(id="x", story="", question="", choices=("a", "b"), answer="A",
+    ...             meta={"labels": ["A", "B"]})
+    >>> read_direct("(B)", item), read_direct("A", item), read_direct("maybe", item)
+    ('B', 'A', None)
+    """
+    labels = [str(x) for x in item.meta.get("labels", ["A", "B"])]
+    for m in re.finditer(r"\(([A-Za-z])\)", reply):
+        if m[1].upper() in labels:
+            return m[1].upper()
+    bare = reply.strip().strip(".").upper()
+    return bare if bare in labels else None
+
+
+def _direct_breakdown(item: Item) -> dict[str, str]:
+    return {
+        "question_type": str(item.meta["question_type"]),
+        "scenario": str(item.meta.get("scenario", "?")),
+    }
+
+
+class _Direct:
+    """The paper's prompt, one request per question (``adapters.direct.DirectPrompt``)."""
+
+    prompt_id = DIRECT_PROMPT_ID
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> str:
+        return ask(direct_messages(item))
+
+    def score(self, item: Item, reply: str) -> ItemResult:
+        label = read_direct(reply, item)
+        if label is None:
+            raise BeliefGraphError(f"the model's reply names no option: {reply[:200]!r}")
+        return ItemResult(
+            id=item.id,
+            gold=item.answer,
+            prediction=label,
+            correct=label == item.answer,
+            explanation=(f"Asked directly ({DIRECT_PROMPT_ID}); the model replied {reply!r}.",),
+            breakdown=_direct_breakdown(item),
+        )
+
+
 @benchmarks.register("simpletom")
-def make_simpletom() -> Benchmark:
-    """The SimpleToM adapter."""
+def make_simpletom(direct: bool = False) -> Benchmark:
+    """The SimpleToM adapter (``direct=True``: the same model asked the paper's prompt)."""
+    if direct:
+        from .direct import make_direct
+
+        return make_direct(make_simpletom(), _Direct())
     read = _Reader()
 
     def build(item: Item) -> BeliefGraph:
@@ -628,6 +807,9 @@ def aware_variant(items: Sequence[Item], parse: ScenarioParse) -> list[Item]:
             "story_id": sid,
             "core_id": f"{core}-aware",
             "parse": variant.model_dump(mode="json"),
+            # The appended sentence comes after every sentence the questions rest on, so the
+            # LLM path grounds the questions in the original story (the same request).
+            "ground_story": item.meta.get("ground_story", item.story),
         }
         out.append(
             item.model_copy(

@@ -5,16 +5,22 @@ and the gold letter; the options are the non-null ones in order (C and D are ``N
 two-option items), each with its letter in ``meta["letters"]``. Breakdowns: the record's
 ``ABILITY`` and its task file.
 
-Only the False Belief Task is answered offline: its stories (location and content false
-beliefs, first and second order) are read by the rules parser with the default perception
-model (closed containers) and the ``default`` trust policy, and the question's answer is
-mapped to an option with ``match_choice``. The other 19 tasks need a parser that reads free
-narrative: their items are reported unanswered, with the reason, without parsing anything.
+Offline, the False Belief Task and Percepts-Knowledge Links are answered (``OFFLINE_TASKS``):
+their stories (location and content false beliefs, first and second order; who saw an object
+moved) are read by the rules parser with the default perception model (closed containers)
+and the ``default`` trust policy, and the question's answer is mapped to an option with
+``match_choice`` (a yes/no "Does X know where T is?" to "Does not know" or the "Knows, in
+the R" option naming where T is). The other 18 tasks need a parser that reads free
+narrative: offline their items are reported unanswered, with the reason, without parsing
+anything. With an LLM parser every story is read from its text, and a question the question
+module does not read is answered through the grounding of its options
+(``beliefgraph.grounding.freeform``; ``free_questions``).
 
 The English fields were translated from the Chinese ones, and the translation varies within a
 story. Before asking, the answerer reads a question the way its story is written:
 
-- a trailing "... after X returns to the R?" becomes the lead-in "After X returns to the R, ...";
+- a trailing "... after X returns to the R?" becomes the lead-in "After X returns to the R, ...",
+  and the comma-spliced "X returns to the R, does X know ...?" gets its "After";
 - a holder named differently from the story ("Xiaogang" / "Xiao Gang", "Lilei" / "Li Lei",
   or a calque such as "Xiao Red" for "Xiao Hong") is renamed to the story's actor;
 - an object the story never names ("jacket" where the story says "coat") is read as the
@@ -36,8 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from beliefgraph.api import track
-from beliefgraph.errors import UnsupportedQuestionError
+from beliefgraph.errors import BeliefGraphError, UnsupportedQuestionError
 from beliefgraph.graph import BeliefGraph
+from beliefgraph.grounding import LLMGrounder, RowEvidence, negated
+from beliefgraph.grounding.freeform import FreeQuestion, choose_by_access, ground_questions
 from beliefgraph.models import Answer
 from beliefgraph.questions import read_question
 
@@ -45,18 +53,21 @@ from .benchmark import Benchmark, benchmarks
 from .choices import match_choice, normalise
 from .item import Item, ItemResult
 from .loading import Problems, require_utf8, strict_if_none, text_lines
-from .reading import chosen_llm
+from .reading import chosen_client, chosen_llm
 
 __all__ = [
     "OFFLINE_TASKS",
     "abilities",
+    "direct_messages",
+    "free_questions",
     "load_tombench",
     "make_tombench",
     "paper_figures",
     "parse_record",
+    "read_direct",
 ]
 
-OFFLINE_TASKS = frozenset({"False Belief Task"})
+OFFLINE_TASKS = frozenset({"False Belief Task", "Percepts-Knowledge Links"})
 """The task files whose stories the offline rules parser reads."""
 
 NOT_IN_STORY = "gold option not in the story"
@@ -110,7 +121,20 @@ def load_tombench(path: Path, problems: Problems | None = None) -> list[Item]:
         with problems.record(path, lineno):
             require_utf8(raw, "the line")
             items.append(_item(parse_record(raw), path, lineno))
-    return problems.result(items)
+    return problems.result(_with_siblings(items))
+
+
+def _with_siblings(items: list[Item]) -> list[Item]:
+    """Give each item its story's questions (``meta["questions"]``, in file order): the LLM
+    path grounds the story's free-form questions in one call."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for i in items:
+        groups.setdefault(_story_key(i), []).append(
+            {"question": i.question, "choices": list(i.choices)}
+        )
+    return [
+        i.model_copy(update={"meta": {**i.meta, "questions": groups[_story_key(i)]}}) for i in items
+    ]
 
 
 def _item(record: dict[str, Any], path: Path, lineno: int) -> Item:
@@ -155,19 +179,117 @@ def _item(record: dict[str, Any], path: Path, lineno: int) -> Item:
 
 
 # -- building and answering ------------------------------------------------------------------
-def _build(item: Item) -> BeliefGraph:
-    task = item.meta.get("task")
-    if task not in OFFLINE_TASKS and chosen_llm() is None:
-        raise UnsupportedQuestionError(
-            f"ToMBench task {task!r} ({item.meta.get('ability')}) is not answered offline: the "
-            "rules parser reads the False Belief Task's stories only; use an LLM parser"
+class _Run:
+    """One evaluation's state: the grounding of each story's free-form questions."""
+
+    def __init__(self) -> None:
+        self.evidence: dict[str, tuple[list[FreeQuestion], list[list[RowEvidence]]]] = {}
+        self.failed: dict[str, str] = {}
+
+    def build(self, item: Item) -> BeliefGraph:
+        task = item.meta.get("task")
+        if task not in OFFLINE_TASKS and chosen_llm() is None:
+            raise UnsupportedQuestionError(
+                f"ToMBench task {task!r} ({item.meta.get('ability')}) is not answered offline: "
+                "the rules parser reads the False Belief Task's stories only; use an LLM parser"
+            )
+        # The parse first: a pending answer leaves it unread without raising, so the
+        # grounding request (independent of it) goes into the same batch round.
+        graph = track(item.story, strict=False)
+        client = chosen_client()
+        free = free_questions(item)
+        if client is not None and free:
+            key = _story_key(item)
+            try:
+                evidence = ground_questions(LLMGrounder(client), item.story, _names(item), free)
+            except BeliefGraphError as err:  # pending or failed: the questions say why
+                self.failed[key] = str(err)
+            else:
+                self.evidence[key] = (free, evidence)
+        return graph
+
+    def answer(self, item: Item, graph: BeliefGraph) -> ItemResult:
+        try:
+            read_question(_lead_in_first(item.question))
+        except UnsupportedQuestionError:
+            if chosen_client() is not None:
+                return self._free(item, graph)
+        return _answer(item, graph)
+
+    def _free(self, item: Item, graph: BeliefGraph) -> ItemResult:
+        key = _story_key(item)
+        if key in self.failed:
+            raise BeliefGraphError(f"the question's grounding is missing: {self.failed[key]}")
+        free, evidence = self.evidence[key]
+        n = next(j for j, q in enumerate(free) if q.text == item.question)
+        choice = choose_by_access(graph, free[n], evidence[n])
+        letters: tuple[str, ...] = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
+        prediction = letters[choice.index] if choice.index is not None else None
+        return ItemResult(
+            id=item.id,
+            gold=item.answer,
+            prediction=prediction,
+            correct=prediction == item.answer,
+            explanation=(
+                "The question is not one the question module reads; its options were "
+                "grounded in the story and chosen by the holder's access in the graph.",
+                *choice.explanation,
+            ),
+            breakdown={
+                "ability": str(item.meta.get("ability", "unknown")),
+                "task": str(item.meta.get("task", "unknown")),
+            },
         )
-    return track(item.story, strict=False)
+
+
+_FUNCTION_WORDS = (
+    "a an the on in at of to and but or so then after before when while this that these those "
+    "he she it they we you i his her its their our my your him them me us what where who why "
+    "how which does do is are was were will would can could one once suddenly finally later "
+    "meanwhile now here there oh yes no okay ok hello hi mr mrs ms dr"
+)
+_NOT_NAMES = frozenset(_FUNCTION_WORDS.split())
+
+
+def _names(item: Item) -> list[str]:
+    """The story's people as the text names them (capitalised runs that are not function
+    words), read from the text alone so the grounding request does not wait for the parse."""
+    out: list[str] = []
+    # Outside quotations: what people say ("Look at that!") names nobody new.
+    narration = re.sub(r"\"[^\"]*\"|“[^”]*”", " ", item.story)
+    for m in _CAPITALISED_RUN.finditer(narration):
+        words = m[0].split()
+        while words and words[0].lower() in _NOT_NAMES:
+            words = words[1:]
+        if words and " ".join(words) not in out:
+            out.append(" ".join(words))
+    return out
+
+
+def free_questions(item: Item) -> list[FreeQuestion]:
+    """The story's questions the question module does not read, as free-form questions
+    (holder: the first of the story's names the question mentions)."""
+    names = _names(item)
+    out = []
+    for q in item.meta.get("questions") or [
+        {"question": item.question, "choices": list(item.choices)}
+    ]:
+        text = str(q["question"])
+        try:
+            read_question(_lead_in_first(text))
+            continue
+        except UnsupportedQuestionError:
+            pass
+        holder = next((n for n in names if re.search(rf"\b{re.escape(n)}\b", text)), None)
+        out.append(FreeQuestion(text=text, options=tuple(q["choices"]), holder=holder))
+    return out
 
 
 def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
     answer, notes = _ask(graph, item.question)
     index, how = _match(answer.value, item.choices)
+    if index is None and answer.value in ("yes", "no"):
+        index, how = _knows_option(answer.value, item, graph)
     letters: tuple[str, ...] = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
     prediction = letters[index] if index is not None else None
     explanation = (*notes, *answer.explanation)
@@ -194,6 +316,28 @@ def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
     )
 
 
+def _knows_option(value: str, item: Item, graph: BeliefGraph) -> tuple[int | None, str | None]:
+    """A yes/no answer to "Does X know where T is?" as ToMBench words its options: "no" is
+    the one option that denies knowing ("Does not know"); "yes" the one affirming option that
+    names where T really is ("Knows, in the box"), asked of the graph."""
+    if value == "no":
+        denials = [i for i, c in enumerate(item.choices) if negated(c)]
+        if len(denials) != 1:
+            return None, None
+        return denials[0], f"'no' is the option denying it, {item.choices[denials[0]]!r}."
+    try:
+        target = read_question(_lead_in_first(item.question)).target
+        where = graph.ask(f"Where is the {target} now?").value
+    except BeliefGraphError:
+        return None, None
+    positive = [(i, c) for i, c in enumerate(item.choices) if not negated(c)]
+    j, _ = _match(where, tuple(c for _, c in positive))
+    if j is None:
+        return None, None
+    i = positive[j][0]
+    return i, f"'yes', and the {target} is in the {where}: {item.choices[i]!r}."
+
+
 def _ask(graph: BeliefGraph, question: str) -> tuple[Answer, tuple[str, ...]]:
     """Ask ``question`` as the story words it; the notes list every rewrite."""
     notes: list[str] = []
@@ -217,14 +361,27 @@ _TRAILING_AFTER = re.compile(
 )
 
 
+_SPLICED_RETURN = re.compile(
+    r"^(?P<clause>[A-Z][\w' -]*?\s(?:returns|comes back|came back|returned)\b[^,?]*),\s*"
+    r"(?P<main>(?:does|do|is|are|where|what|will)\b.+)$"
+)
+
+
 def _lead_in_first(question: str) -> str:
     """ "Where does A look for X after B returns?" -> "After B returns, where does A look for X?"
+
+    The comma-spliced form of the translation ("B returns to the R, does B know ...?") gets
+    its missing "After" too.
 
     Examples
     --------
     >>> _lead_in_first("Where does Youyou look for the button after Li Lei returns?")
     'After Li Lei returns, where does Youyou look for the button?'
+    >>> _lead_in_first("Xiao Li returns to the bank, does Xiao Li know where the chalk is?")
+    'After Xiao Li returns to the bank, does Xiao Li know where the chalk is?'
     """
+    if (spliced := _SPLICED_RETURN.match(question.strip())) is not None:
+        return f"After {spliced['clause']}, {spliced['main']}"
     m = _TRAILING_AFTER.match(question.strip())
     if m is None or question.strip().lower().startswith("after "):
         return question
@@ -403,14 +560,90 @@ class _PaperMetrics(Mapping[str, Callable[[list[ItemResult]], float]]):
         return len(self._NAMES)
 
 
+# -- same model, directly -------------------------------------------------------------------
+DIRECT_PROMPT_ID = "tombench.release.en.v1"
+"""The release's English evaluation prompts (``prompts.py``, commit 2c27b14; MIT)."""
+
+SYSTEM_PROMPT_EN = """\
+Below is a multiple-choice question with a story and serveral answer options. Based on the content of the story and the given question, please infer the most likely answer and output the answer index.
+Note:
+(1) Please only output the most likely answer index in the format: [[Answer Index]], for example, if the most likely answer option is 'A. Handbag', then output '[[A]]';
+(2) You must choose one of the given answer options 'A, B, C, D' as the most likely answer, regardless of whether the story provides enough information. If you think there is not enough information in the story to choose an answer, please randomly output one of "[[A]]", "[[B]]", "[[C]]", or "[[D]]";
+(3) Please only output the most likely answer index based on the given information, and do not output any other content."""  # noqa: E501
+"""``SystemEvaluatePrompt_en``, verbatim (its typo included)."""
+
+
+def direct_messages(item: Item) -> list[dict[str, str]]:
+    """The release's English prompt for one item: system prompt, story, question, options.
+
+    The release shuffles the options (seed 42, five tries per item); this asks once, with
+    the options in the file's order.
+    """
+    letters = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
+    options = "\n".join(f"{x}. {c}" for x, c in zip(letters, item.choices, strict=True))
+    user = f"[Story]\n{item.story}\n\n[Question]\n{item.question}\n\n[Candidate Answers]\n{options}"
+    return [{"role": "system", "content": SYSTEM_PROMPT_EN}, {"role": "user", "content": user}]
+
+
+def read_direct(reply: str, item: Item) -> str | None:
+    """The option a reply names: "[[X]]" as the release reads it, else a bare letter.
+
+    >>> item = Item(id="x", story="", question="", choices=("a", "b"), answer="A",
+    ...             meta={"letters": ("A", "B")})
+    >>> read_direct("[[B]]", item), read_direct("A", item), read_direct("[[C]]", item)
+    ('B', 'A', None)
+    """
+    letters = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
+    m = re.search(r"\[\[\s*([A-D])\s*\]\]", reply)
+    got = m[1] if m else reply.strip().strip(".").upper()
+    return got if got in letters else None
+
+
+def _breakdown(item: Item) -> dict[str, str]:
+    return {
+        "ability": str(item.meta.get("ability", "unknown")),
+        "task": str(item.meta.get("task", "unknown")),
+    }
+
+
+class _Direct:
+    """The paper's prompt, one request per question (``adapters.direct.DirectPrompt``)."""
+
+    prompt_id = DIRECT_PROMPT_ID
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> str:
+        return ask(direct_messages(item))
+
+    def score(self, item: Item, reply: str) -> ItemResult:
+        label = read_direct(reply, item)
+        if label is None:
+            raise BeliefGraphError(f"the model's reply names no option: {reply[:200]!r}")
+        return ItemResult(
+            id=item.id,
+            gold=item.answer,
+            prediction=label,
+            correct=label == item.answer,
+            explanation=(f"Asked directly ({DIRECT_PROMPT_ID}); the model replied {reply!r}.",),
+            breakdown=_breakdown(item),
+        )
+
+
 @benchmarks.register("tombench")
-def make_tombench() -> Benchmark:
-    """The ToMBench adapter."""
+def make_tombench(direct: bool = False) -> Benchmark:
+    """The ToMBench adapter (``direct=True``: the same model asked the release's prompt)."""
+    if direct:
+        from .direct import make_direct
+
+        return make_direct(make_tombench(), _Direct())
+    run = _Run()
     return Benchmark(
         name="tombench",
         load=load_tombench,
-        build=_build,
-        answer=_answer,
+        build=run.build,
+        answer=run.answer,
         breakdowns=("ability", "task"),
         metrics=_PaperMetrics(),
         headline="task_average",  # the paper's AVG: the mean of the per-task accuracies

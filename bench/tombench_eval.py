@@ -1,9 +1,9 @@
 """ToMBench: parse coverage and accuracy per ability and task, and every miss explained.
 
-By default scores the False Belief Task file (the task read offline); give the data folder to
-score all 20 tasks (the other 19 are reported unanswered without being parsed). Prints the
-parse coverage, accuracy per ability and per task, the disagreement classes, and every wrong
-or unanswered False Belief item with its reason.
+By default scores the False Belief Task file; give the data folder to score all 20 tasks (the
+tasks read offline are ``OFFLINE_TASKS``; the other 18 are reported unanswered without being
+parsed). Prints the parse coverage, accuracy per ability and per task, the disagreement
+classes, and every wrong or unanswered item of the offline tasks with its reason.
 
 Usage::
 

@@ -244,7 +244,7 @@ _CHIPS_PARSE = {
     "items": [
         {
             "type": "fact",
-            "sentence": 0,
+            "sentence": 1,
             "kind": "narrate",
             "claim": {
                 "content_type": "Contents/Physical State",
@@ -255,7 +255,7 @@ _CHIPS_PARSE = {
         },
         {
             "type": "default",
-            "sentence": 1,
+            "sentence": 2,
             "holders": ["Mary"],
             "container": "bag of potato chips",
             "contents": "potato chips",
@@ -272,8 +272,25 @@ def _stub_reply(body: dict[str, Any]) -> Any:
     if tool == "StoryParse":
         bad = next(b for b in ("moldy chips", "dead cockroach", "fried rats") if b in text)
         return Reply(json.loads(json.dumps(_CHIPS_PARSE).replace("@KEY", bad)))
-    options = json.loads(re.search(r"Options: (\[.*?\])", text)[1])
-    return Reply({"needs": ["aware" if o.startswith("report") else "unaware" for o in options]})
+    assert tool == "GroundingReply", tool
+    # The grounding call (beliefgraph.ground.v1): k's row rests on sentence 1 (the bad
+    # contents); an option that reports them rests on it too, paying on sentence 2 only.
+    sentences = re.findall(r"^\[(\d+)\] ", text.split("Rows:")[0], re.M)
+    rows = re.findall(r"^\[(\d+)\] (.*)$", text.split("Rows:")[1], re.M)
+    return Reply(
+        {
+            "scenes": [{"n": int(n), "present": ["Mary"]} for n in sentences],
+            "rows": [
+                {
+                    "row": int(i),
+                    "sentences": [1] if i == "0" or "reason to report" in row else [2],
+                    "how": ["inferred"] if row.startswith("Mary :") else [],
+                    "support": "stated",
+                }
+                for i, row in rows
+            ],
+        }
+    )
 
 
 def test_llm_path_reads_a_story_without_recorded_parse(
@@ -288,7 +305,10 @@ def test_llm_path_reads_a_story_without_recorded_parse(
     answered = answer_items(get_benchmark("simpletom"), chips)
     assert all(r.correct for r in answered), [(r.id, r.explanation) for r in answered]
     tools = {json.dumps(r["tools"][0]["function"]["name"]) for r in stub.requests}
-    assert tools == {'"StoryParse"', '"_Needs"'}
+    # Two independent calls per story: the parse and the grounding of its questions
+    # (changed on purpose: the option typing used to be a third call that read the parse).
+    assert tools == {'"StoryParse"', '"GroundingReply"'}
+    assert len(stub.requests) == 2 * len({i.story for i in chips})
 
 
 @pytest.mark.skipif(

@@ -224,3 +224,26 @@ def test_task_ability_and_coherent_figures_by_hand() -> None:
     metrics = make_tombench().metrics
     assert set(metrics) == {"task_average", "ability_average", "coherent"}
     assert metrics["task_average"](results) == 0.375
+
+
+def test_knows_where_is_read_as_tombench_words_its_options(tmp_path: Path) -> None:
+    """A yes/no "Does X know where T is?" names "Does not know" or the "Knows, in R" option
+    with T's real place; the comma-spliced "X returns to R, does X know ...?" is read with its
+    "After" (Percepts-Knowledge Links, answered offline)."""
+    story = (
+        "Xiao Ming and Xiao Li are wandering in the bank, they see a handbag and a box, they "
+        "find chalk in the handbag, Xiao Li leaves the bank, Xiao Ming moves the chalk to the box."
+    )
+    options = ["Does not know", "Knows, in the handbag", "Knows, in the Tote Bags",
+               "Knows, in the box"]  # fmt: skip
+    records = [
+        _with(STORY=story, QUESTION=f"{who} returns to the bank, does {who} know where the chalk "
+              "is now?", **{f"OPTION-{x}": o for x, o in zip("ABCD", options, strict=True)},
+              **{"答案\nANSWER": gold})
+        for who, gold in (("Xiao Li", "A"), ("Xiao Ming", "D"))
+    ]  # fmt: skip
+    result = evaluate("tombench", _write(tmp_path, records, name="Percepts-Knowledge Links.jsonl"))
+    assert [r.prediction for r in result.results] == ["A", "D"], [
+        r.explanation for r in result.results
+    ]
+    assert "'yes', and the chalk is in the box" in result.results[1].explanation[-1]

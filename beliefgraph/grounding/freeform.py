@@ -1,0 +1,219 @@
+"""Free-form questions through the grounding: options as propositions, answers from the graph.
+
+A multiple-choice question in free form ("What does Xiao Li see in the box?", "What will Mary
+likely do next?") is grounded like any proposition: each option becomes one row of the
+story's grounding call (``beliefgraph.ground.v1``), held by the question's holder when the
+question names one, so the reply links the option's content to the story sentences that
+state or show it and says how the holder came by it. The model reads text; the engine
+decides the answer:
+
+- ``choose_by_access`` (knowledge and perception questions): an option is *held* by the
+  holder when the story states it (``support == "stated"``) and the holder perceived every
+  sentence it rests on, as the **graph's** perception model decides (who perceived the events
+  read from that sentence), falling back to the grounding's scene (``present`` /
+  ``involved``) for a sentence the parse read no event from. Exactly one held option is the
+  answer; with none held, an option that denies the holder's access ("Does not see",
+  "Sees nothing") is the answer when some option is stated in the story but not perceived by
+  the holder. Anything else is left unanswered, with the reason.
+- ``option_needs`` (behavior and judgment questions): an option that responds to a fact the
+  holder may not know cites that fact's sentences; it needs the holder to be aware of it. The
+  caller reads the holder's awareness from the graph (``reasoning.read_awareness``).
+
+Rows depend only on the story's text and the questions (never on the parse), so the grounding
+call is independent of the parse call and one batch round serves both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import BeliefModel, Event
+from beliefgraph.text import segment
+
+from .models import RowEvidence, StoryGrounding
+from .reading import negated
+from .tokens import content_tokens
+
+__all__ = [
+    "FreeQuestion",
+    "OptionChoice",
+    "choose_by_access",
+    "ground_questions",
+    "option_needs",
+    "option_rows",
+    "story_sentences",
+]
+
+Row = tuple[tuple[str, ...], str]
+
+
+class FreeQuestion(BeliefModel):
+    """One free-form multiple-choice question about a story."""
+
+    text: str
+    """The question as the benchmark words it."""
+    options: tuple[str, ...]
+    """The options, in the benchmark's order."""
+    holder: str | None = None
+    """The actor whose mind the question is about (None: a question about the world)."""
+    phrasing: str = "{option} (answering: {question})"
+    """How an option is put as a row's proposition (``{option}``, ``{question}``,
+    ``{holder}``)."""
+
+
+class OptionChoice(BeliefModel):
+    """The engine's choice among a question's options."""
+
+    index: int | None
+    """The chosen option (None: the graph does not single one out)."""
+    explanation: tuple[str, ...]
+    """Why, one line per option considered."""
+
+
+def story_sentences(story: str) -> list[str]:
+    """The story's sentences in the segmenter's numbering (row sentence ``n`` is ``[n - 1]``)."""
+    return [s.text for s in segment(story)]
+
+
+def option_rows(questions: Sequence[FreeQuestion]) -> list[Row]:
+    """The grounding rows of ``questions``: one per option, questions in order.
+
+    >>> q = FreeQuestion(text="What does Ann see?", options=("a hat", "nothing"), holder="Ann")
+    >>> option_rows([q])[1]
+    (('Ann',), 'nothing (answering: What does Ann see?)')
+    """
+    rows: list[Row] = []
+    for q in questions:
+        chain = (q.holder,) if q.holder else ()
+        for option in q.options:
+            text = q.phrasing.format(option=option.strip(), question=q.text, holder=q.holder)
+            rows.append((chain, text))
+    return rows
+
+
+def ground_questions(
+    grounder: object, story: str, actors: Sequence[str], questions: Sequence[FreeQuestion]
+) -> list[list[RowEvidence]]:
+    """Ground every option of ``questions`` in one call; the evidence per question, per option.
+
+    ``grounder`` is an ``LLMGrounder`` (one request for the whole story, cached and batchable).
+    """
+    rows = option_rows(questions)
+    grounding: StoryGrounding = grounder.ground(story_sentences(story), list(actors), rows)  # type: ignore[attr-defined]
+    out: list[list[RowEvidence]] = []
+    i = 0
+    for q in questions:
+        per: list[RowEvidence] = []
+        for _ in q.options:
+            ev = grounding.row(i)
+            per.append(ev if ev is not None else RowEvidence(row=i))
+            i += 1
+        out.append(per)
+    return out
+
+
+def _event_words(step: object) -> set[str]:
+    e = step.event  # type: ignore[attr-defined]
+    parts = [e.obj or "", e.destination or "", e.origin or "", e.room or ""]
+    if e.proposition is not None:
+        parts.append(e.proposition.render())
+    return set(content_tokens(" ".join(parts)))
+
+
+def _in_sentence(graph: BeliefGraph, event: Event, n: int) -> bool:
+    """Whether ``event`` was read from sentence ``n`` (1-based, the segmenter's numbering).
+
+    The rules parser numbers clauses, the LLM parser sentences; the event's own text, found
+    inside the sentence, settles it for both.
+    """
+    if event.hypothetical:
+        return False
+    sentences = story_sentences(graph.story.text)
+    if not 1 <= n <= len(sentences):
+        return False
+    clause = " ".join(event.sentence.split())
+    if clause:
+        return clause.rstrip(".!? ") in " ".join(sentences[n - 1].split())
+    return event.sentence_index + 1 == n
+
+
+def _perceived(
+    graph: BeliefGraph, n: int, holder: str, option: str, scenes: StoryGrounding | None
+) -> tuple[bool, str]:
+    """Whether ``holder`` perceived what sentence ``n`` narrates about ``option``.
+
+    The graph decides when the parse read events from the sentence: the events that name the
+    option's words (else every event of the sentence) must all have been perceived by the
+    holder, so a long sentence whose last clause happened out of the holder's sight is not
+    perceived as a whole. Otherwise the grounding's scene (``present`` / ``involved``).
+    """
+    steps = [s for s in graph.timeline.steps if _in_sentence(graph, s.event, n)]
+    if steps:
+        words = set(content_tokens(option))
+        about = [s for s in steps if _event_words(s) & words] or steps
+        return all(holder in s.perceivers for s in about), "the graph"
+    scene = scenes.scene(n) if scenes is not None else None
+    if scene is None:
+        return False, "no reading of it"
+    return holder in (*scene.present, *scene.involved), "the grounding's scene"
+
+
+def choose_by_access(
+    graph: BeliefGraph,
+    question: FreeQuestion,
+    evidence: Sequence[RowEvidence],
+    scenes: StoryGrounding | None = None,
+) -> OptionChoice:
+    """The option the holder knows: stated in the story and perceived by the holder.
+
+    See the module docstring for the rule. ``scenes`` (the grounding reply) is consulted only
+    for sentences the parse read no event from.
+    """
+    lines: list[str] = []
+    held: list[int] = []
+    unseen_fact = False
+    denials = [i for i, o in enumerate(question.options) if negated(o)]
+    for i, (option, ev) in enumerate(zip(question.options, evidence, strict=True)):
+        if i in denials:
+            continue
+        if ev.support != "stated" or not ev.sentences:
+            lines.append(f"{option!r}: the story does not state it ({ev.support}).")
+            continue
+        if question.holder is None:
+            held.append(i)
+            lines.append(f"{option!r}: stated in sentence(s) {ev.sentences}.")
+            continue
+        checks = [(n, *_perceived(graph, n, question.holder, option, scenes)) for n in ev.sentences]
+        missed = [f"{n} ({how})" for n, ok, how in checks if not ok]
+        if missed:
+            unseen_fact = True
+            lines.append(
+                f"{option!r}: stated in sentence(s) {ev.sentences}, but {question.holder} did "
+                f"not perceive sentence {', '.join(missed)}."
+            )
+        else:
+            held.append(i)
+            lines.append(
+                f"{option!r}: stated in sentence(s) {ev.sentences}, all perceived by "
+                f"{question.holder}."
+            )
+    if len(held) == 1:
+        return OptionChoice(index=held[0], explanation=tuple(lines))
+    if not held and unseen_fact and len(denials) == 1:
+        lines.append(
+            f"{question.holder} perceived none of what the story states, so: "
+            f"{question.options[denials[0]]!r}."
+        )
+        return OptionChoice(index=denials[0], explanation=tuple(lines))
+    why = "no option" if not held else f"{len(held)} options"
+    lines.append(f"{why} stated and perceived by {question.holder or 'the narrator'}: unanswered.")
+    return OptionChoice(index=None, explanation=tuple(lines))
+
+
+def option_needs(evidence: RowEvidence, key_sentences: set[int]) -> str | None:
+    """``"aware"`` when the option rests on a sentence of the key fact, ``"unaware"`` when it
+    rests on other sentences only, None when the grounding links it to no sentence."""
+    if not evidence.sentences:
+        return None
+    return "aware" if set(evidence.sentences) & key_sentences else "unaware"

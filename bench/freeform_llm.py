@@ -1,0 +1,241 @@
+"""SimpleToM and ToMBench from their text: through beliefgraph, and the same model directly.
+
+Usage::
+
+    python bench/freeform_llm.py export OUT_DIR        # write the request files
+    python bench/freeform_llm.py replay [--answers DIR] # import recorded answers, print figures
+
+Sample (item-blind, fixed before any answer was seen): SimpleToM, the 10 fixture stories of
+``tests/fixtures/simpletom`` (30 questions) and their 10 aware controls; ToMBench, the first
+English story of each of three tasks chosen by what the graph reads (``TOMBENCH_TASKS``).
+
+Through beliefgraph (``freeform_through.jsonl``): per story one parse request and one
+grounding request (``beliefgraph.ground.v1``), independent, one batch round; an aware control
+adds its parse only (its questions are grounded in the original story: the same request).
+Directly (``freeform_direct.jsonl``, and ``freeform_direct_controls.jsonl`` for the aware
+controls): one request per question in the paper's prompt format (SimpleToM: Gu et al., App.
+K.1 format; ToMBench: the release's English prompt). The model name is ``frontier`` and no
+endpoint URL is given (the URL is part of each cache key: replay with the same settings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from beliefgraph.adapters import get_benchmark, load
+from beliefgraph.adapters.harness import answer_items
+from beliefgraph.adapters.item import Item
+from beliefgraph.adapters.simpletom import aware_controls, simpletom_report
+from beliefgraph.adapters.tombench import paper_figures
+from beliefgraph.api import using_parser
+from beliefgraph.parsers.llm import LLMCache, LLMParser, import_results
+
+__all__ = ["TOMBENCH_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
+
+ROOT = Path(__file__).resolve().parents[1]
+SIMPLETOM = ROOT / "tests" / "fixtures" / "simpletom"
+RECORDED = ROOT / "tests" / "fixtures" / "llm_recorded"
+TOMBENCH_TASKS = ("False Belief Task", "Percepts-Knowledge Links", "Knowledge-Attention Links")
+"""The ToMBench tasks sampled: belief and the two perception/knowledge tasks the graph's
+perception model reads (the first English story of each)."""
+MODEL = "frontier"
+
+
+def _benchmarks() -> Path:
+    root = os.environ.get("BELIEFGRAPH_BENCHMARKS")
+    return Path(root) if root else ROOT.parent / "shared" / "benchmarks"
+
+
+def sample(tmp: Path) -> dict[str, list[Item]]:
+    """The items of the sample: SimpleToM stories and aware controls, ToMBench first stories."""
+    simple = load("simpletom", SIMPLETOM)
+    controls = aware_controls(simple)
+    folder = tmp / "tombench"
+    folder.mkdir(parents=True, exist_ok=True)
+    data = _benchmarks() / "tombench" / "data"
+    for task in TOMBENCH_TASKS:
+        lines = (data / f"{task}.jsonl").read_text(encoding="utf-8").splitlines()
+        first = json.loads(lines[0], parse_constant=lambda _n: None)["STORY"]
+        keep = [
+            ln for ln in lines if json.loads(ln, parse_constant=lambda _n: None)["STORY"] == first
+        ]
+        (folder / f"{task}.jsonl").write_text("\n".join(keep) + "\n", encoding="utf-8")
+    return {"simpletom": simple, "controls": controls, "tombench": load("tombench", folder)}
+
+
+FILES = {
+    "through": (False, ("simpletom", "controls", "tombench")),
+    "direct": (True, ("simpletom", "tombench")),
+    "direct_controls": (True, ("controls",)),
+}
+"""Request file -> (direct?, the parts of the sample it asks about)."""
+PARTS = ("simpletom", "controls", "tombench")
+ANSWERS = {k: RECORDED / f"freeform_{k}.answers.jsonl" for k in FILES}
+"""The recorded answers of each request file."""
+
+
+def run(
+    items: dict[str, list[Item]],
+    *,
+    direct: bool,
+    cache: Path,
+    batch: Path,
+    parts: Sequence[str] = PARTS,
+) -> dict[str, Any]:
+    """Answer the sample under the LLM parser (``model=frontier``, the cache, a batch file)."""
+    parser = LLMParser(strict=False, model=MODEL, cache=str(cache), batch_out=str(batch))
+    out: dict[str, Any] = {}
+    with using_parser(parser):
+        simple = get_benchmark("simpletom", direct=direct)
+        for part in parts:
+            bench = simple if part != "tombench" else get_benchmark("tombench", direct=direct)
+            out[part] = answer_items(bench, items[part])
+    out["calls"] = parser.client.usage.calls
+    return out
+
+
+def run_offline(items: dict[str, list[Item]]) -> dict[str, Any]:
+    """The reasoner alone: SimpleToM from its recorded parses, ToMBench read by the rules."""
+    simple = get_benchmark("simpletom")
+    return {
+        "simpletom": answer_items(simple, items["simpletom"]),
+        "controls": answer_items(simple, items["controls"]),
+        "tombench": answer_items(get_benchmark("tombench"), items["tombench"]),
+        "calls": 0,
+    }
+
+
+def figures(results: dict[str, Any]) -> dict[str, Any]:
+    """The figures of one run: per question type, controls flipped, ToMBench per task."""
+    simple = results["simpletom"]
+    report = simpletom_report(simple, strict=False)
+    out: dict[str, Any] = {
+        "simpletom": {qt: report.by_question_type.get(qt, 0.0) for qt in report.by_question_type},
+        "simpletom.answered": sum(r.prediction is not None for r in simple),
+        "simpletom.all_three": report.all_three,
+        "simpletom.contradictions": len(report.contradictions),
+    }
+    if "controls" in results:
+        controls = results["controls"]
+        prior = {r.id.replace("_sev", "-aware_sev", 1): r.prediction for r in simple}
+        out["controls.right"] = sum(r.correct for r in controls)
+        out["controls.flipped"] = sum(
+            r.correct and r.prediction != prior.get(r.id) for r in controls
+        )
+        out["controls.n"] = len(controls)
+    tom = results["tombench"]
+    paper = paper_figures(tom)
+    out["tombench"] = {k: v for k, v in paper.items() if k.startswith("task/")}
+    out["tombench.task_average"] = paper["task_average"]
+    out["tombench.answered"] = sum(r.prediction is not None for r in tom)
+    out["tombench.n"] = len(tom)
+    out["calls"] = results["calls"]
+    return out
+
+
+def export(out: Path) -> dict[str, int]:
+    """Write the request files (``FILES``) to ``out``; how many requests each holds."""
+    out.mkdir(parents=True, exist_ok=True)
+    sizes = {}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        items = sample(tmp)
+        for kind, (direct, parts) in FILES.items():
+            batch = out / f"freeform_{kind}.jsonl"
+            batch.unlink(missing_ok=True)
+            run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch, parts=parts)
+            sizes[kind] = len(batch.read_text(encoding="utf-8").splitlines())
+    return sizes
+
+
+def replay(answers: dict[str, Path]) -> dict[str, Any]:
+    """Import the recorded answers into a fresh cache and rerun; the figures of each path.
+
+    Each path runs twice: once to write its requests (the batch file's rows map each
+    ``custom_id`` to its cache key), once after the import, reading every answer from the
+    cache (a batch file stays set, so a missing answer is written there, never sent, and
+    counted as ``left``). An answers file that does not exist is skipped.
+    """
+    got: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        items = sample(tmp)
+        cache = tmp / "cache.sqlite3"
+        for path, direct in (("through", False), ("direct", True)):
+            batch = tmp / f"{path}.jsonl"
+            run(items, direct=direct, cache=cache, batch=batch)
+            stored = failed = 0
+            for kind in (k for k in FILES if k.startswith(path) and answers[k].exists()):
+                report = import_results(answers[kind], LLMCache(cache))
+                stored += report.stored
+                failed += len(report.failures) + len(report.problems)
+            left = tmp / f"{path}.left.jsonl"
+            start = time.perf_counter()
+            results = run(items, direct=direct, cache=cache, batch=left)
+            seconds = time.perf_counter() - start
+            f = figures(results)
+            f.update(imported=stored, failed=failed, seconds=round(seconds, 2))
+            f["left"] = len(left.read_text().splitlines()) if left.exists() else 0
+            got[path] = (f, results)
+        offline = run_offline(items)
+        got["reasoner alone"] = (figures(offline), offline)
+    return got
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ex = sub.add_parser("export")
+    ex.add_argument("out", type=Path)
+    rp = sub.add_parser("replay")
+    rp.add_argument(
+        "--answers", type=Path, default=RECORDED, help="the folder of freeform_*.answers.jsonl"
+    )
+    rp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    if args.cmd == "export":
+        for kind, n in export(args.out).items():
+            path = args.out / f"freeform_{kind}.jsonl"
+            print(f"{path}: {n} requests, {path.stat().st_size / 1000:.1f} KB")
+        return
+    got = replay({k: args.answers / f"freeform_{k}.answers.jsonl" for k in FILES})
+    if args.json:
+        print(json.dumps({k: f for k, (f, _) in got.items()}, indent=2, sort_keys=True))
+        return
+    _print(got)
+
+
+def _print(got: dict[str, Any]) -> None:
+    for kind, (f, results) in got.items():
+        print(f"\n== {kind}: imported {f.get('imported', 0)} answers, {f['calls']} calls")
+        print(
+            "SimpleToM by question type:",
+            json.dumps({k: round(v, 3) for k, v in f["simpletom"].items()}),
+        )
+        print(
+            f"  answered {f['simpletom.answered']}/30, "
+            f"all three right {f['simpletom.all_three']:.3f}"
+        )
+        if "controls.n" in f:
+            print(f"  aware controls: {f['controls.right']}/{f['controls.n']} right, "
+                  f"{f['controls.flipped']} flipped and right")  # fmt: skip
+        print(f"ToMBench task average {f['tombench.task_average']:.3f}, answered "
+              f"{f['tombench.answered']}/{f['tombench.n']}")  # fmt: skip
+        for k, v in f["tombench"].items():
+            print(f"  {k.removeprefix('task/'):<28} {v:.3f}")
+        for r in results["simpletom"] + results.get("controls", []) + results["tombench"]:
+            if not r.correct:
+                print(
+                    f"  wrong: {r.id} gold {r.gold} got {r.prediction}: {r.explanation[-1][:160]}"
+                )
+
+
+if __name__ == "__main__":
+    main()

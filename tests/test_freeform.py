@@ -1,0 +1,262 @@
+"""Free-form questions through the grounding, and the direct baselines of SimpleToM and ToMBench.
+
+The engine's choice (``grounding.freeform``) is tested on graphs the rules parser builds and
+grounding replies written here; the adapters' LLM paths against the local stub server (the
+requests they send, how many, and what the engine makes of a reply). Nothing here asserts on
+what a real model answers: the recorded frontier answers are replayed in
+``test_freeform_recorded.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from beliefgraph import track
+from beliefgraph.adapters import evaluate, get_benchmark, load
+from beliefgraph.adapters.harness import answer_items
+from beliefgraph.adapters.simpletom import direct_messages as simple_messages
+from beliefgraph.adapters.tombench import SYSTEM_PROMPT_EN, free_questions
+from beliefgraph.adapters.tombench import direct_messages as tom_messages
+from beliefgraph.grounding import RowEvidence
+from beliefgraph.grounding.freeform import (
+    FreeQuestion,
+    choose_by_access,
+    option_needs,
+    option_rows,
+)
+
+pytest_plugins = ["llm_fixtures"]
+
+FIXTURES = Path(__file__).parent / "fixtures" / "simpletom"
+BANK = (
+    "Xiao Ming and Xiao Li are wandering in the bank, they see a handbag and a box, they find "
+    "chalk in the handbag, Xiao Li leaves the bank, Xiao Ming moves the chalk to the box."
+)
+OPTIONS = ("Does not see", "Handbag", "Tote Bags", "Chalk")
+# A grounding reply for the options above: the chalk (in the box) is stated in sentence 1,
+# the handbag is not what is in the box, tote bags are never mentioned.
+EVIDENCE = [
+    RowEvidence(row=0),
+    RowEvidence(row=1, sentences=[1], support="contradicted"),
+    RowEvidence(row=2),
+    RowEvidence(row=3, sentences=[1], support="stated"),
+]
+
+
+def _question(holder: str) -> FreeQuestion:
+    return FreeQuestion(text=f"What does {holder} see in the box?", options=OPTIONS, holder=holder)
+
+
+def test_an_option_held_by_who_perceived_it() -> None:
+    graph = track(BANK, strict=False)
+    # The move is the last clause of the one sentence: Xiao Li, gone, did not see it.
+    gone = choose_by_access(graph, _question("Xiao Li"), EVIDENCE)
+    assert gone.index == 0, gone.explanation
+    assert "did not perceive sentence 1 (the graph)" in " ".join(gone.explanation)
+    there = choose_by_access(graph, _question("Xiao Ming"), EVIDENCE)
+    assert there.index == 3, there.explanation
+
+
+def test_no_single_held_option_is_unanswered() -> None:
+    graph = track(BANK, strict=False)
+    nothing = [RowEvidence(row=i) for i in range(4)]  # the story states none of them
+    got = choose_by_access(graph, _question("Xiao Ming"), nothing)
+    assert got.index is None
+    assert got.explanation[-1].endswith("unanswered.")
+
+
+def test_option_rows_carry_the_holder_and_the_question() -> None:
+    rows = option_rows([_question("Xiao Li"), FreeQuestion(text="Q?", options=("x",))])
+    assert rows[3] == (("Xiao Li",), "Chalk (answering: What does Xiao Li see in the box?)")
+    assert rows[4] == ((), "x (answering: Q?)")
+
+
+def test_option_needs_awareness_when_it_rests_on_the_key_sentence() -> None:
+    assert option_needs(RowEvidence(row=0, sentences=[1, 2]), {1}) == "aware"
+    assert option_needs(RowEvidence(row=0, sentences=[2]), {1}) == "unaware"
+    assert option_needs(RowEvidence(row=0), {1}) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    supports=st.lists(st.sampled_from(["stated", "contradicted", "not_stated"]), min_size=4,
+                      max_size=4),
+    cited=st.lists(st.booleans(), min_size=4, max_size=4),
+    holder=st.sampled_from(["Xiao Li", "Xiao Ming"]),
+)  # fmt: skip
+def test_the_choice_is_stated_and_perceived_or_the_denial(
+    supports: list[str], cited: list[bool], holder: str
+) -> None:
+    graph = track(BANK, strict=False)
+    evidence = [
+        RowEvidence(row=i, sentences=[1] if c else [], support=s)  # type: ignore[arg-type]
+        for i, (s, c) in enumerate(zip(supports, cited, strict=True))
+    ]
+    got = choose_by_access(graph, _question(holder), evidence)
+    if got.index is None:
+        return
+    if got.index == 0:  # the denial: only when something stated went unseen by the holder
+        assert holder == "Xiao Li"
+        assert any(s == "stated" and c for s, c in zip(supports[1:], cited[1:], strict=True))
+    else:
+        assert supports[got.index] == "stated" and cited[got.index]
+        # Xiao Li saw the handbag and the chalk found in it, not the chalk's move to the box.
+        assert not (holder == "Xiao Li" and got.index == 3)
+
+
+# -- ToMBench through the grounding, against the stub ----------------------------------------
+def _bank_file(tmp_path: Path) -> Path:
+    task = tmp_path / "Percepts-Knowledge Links.jsonl"
+    record = {
+        "STORY": BANK,
+        "OPTION-A": "A. Does not see",
+        "OPTION-B": "B. Handbag",
+        "OPTION-C": "C. Tote Bags",
+        "OPTION-D": "D. Chalk",
+        "答案\nANSWER": "A",
+        "能力\nABILITY": "Knowledge: Percepts-knowledge links",
+        "序号\nINDEX": 1,
+    }
+    q1 = {**record, "QUESTION": "What does Xiao Li see in the box?"}
+    q2 = {
+        **record,
+        "QUESTION": "Where does Xiao Li think the chalk is?",
+        "OPTION-A": "A. Box",
+        "OPTION-B": "B. Handbag",
+        "OPTION-C": "C. Drawer",
+        "OPTION-D": "D. Bank",
+        "答案\nANSWER": "B",
+        "序号\nINDEX": 2,
+    }
+    task.write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in (q1, q2)) + "\n", encoding="utf-8"
+    )
+    return task
+
+
+def _grounding_reply(body: dict[str, Any]) -> Any:
+    from llm_fixtures import Reply
+
+    assert body["tools"][0]["function"]["name"] == "GroundingReply"
+    text = body["messages"][-1]["content"]
+    rows = re.findall(r"^\[(\d+)\] (.*)$", text.split("Rows:")[1], re.M)
+    return Reply(
+        {
+            "scenes": [{"n": 1, "present": ["Xiao Ming"]}],
+            "rows": [
+                {
+                    "row": int(i),
+                    "sentences": [1] if "Chalk" in row else [],
+                    "how": ["saw"],
+                    "support": "stated" if "Chalk" in row else "not_stated",
+                }
+                for i, row in rows
+            ],
+        }
+    )
+
+
+def test_tombench_free_questions_are_grounded_once_per_story(
+    stub: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, offline: None
+) -> None:
+    stub.responder = _grounding_reply
+    path = _bank_file(tmp_path)
+    items = load("tombench", path)
+    # Only the question the question module cannot read is grounded.
+    assert [q.text for q in free_questions(items[0])] == ["What does Xiao Li see in the box?"]
+    assert free_questions(items[0])[0].holder == "Xiao Li"
+    # "auto": the rules read this story whole (no parse call), the grounding is one call.
+    result = evaluate(
+        "tombench", path, parser="auto", parser_settings={"base_url": stub.base_url,
+                                                          "model": "stub"},
+    )  # fmt: skip
+    assert len(stub.requests) == 1
+    sent = stub.requests[0]["messages"][-1]["content"]
+    assert "Actors: Xiao Ming; Xiao Li" in sent
+    assert "[3] Xiao Li : Chalk (answering: What does Xiao Li see in the box?)" in sent
+    got = {r.id.split(":")[-1]: r for r in result.results}
+    assert got["1"].prediction == "A", got["1"].explanation  # grounded, then the graph
+    assert "did not perceive" in " ".join(got["1"].explanation)
+    assert got["2"].prediction == "B", got["2"].explanation  # the question module
+
+
+def test_tombench_without_a_grounding_says_why(
+    stub: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, offline: None
+) -> None:
+    from llm_fixtures import Reply
+
+    stub.responder = lambda body: Reply("not json", status=500)
+    result = evaluate(
+        "tombench", _bank_file(tmp_path), parser="auto",
+        parser_settings={"base_url": stub.base_url, "model": "stub", "max_retries": 0},
+    )  # fmt: skip
+    first = result.results[0]
+    assert first.prediction is None
+    assert "grounding is missing" in first.explanation[-1]
+
+
+# -- same model, directly ----------------------------------------------------------------------
+def test_simpletom_direct_prompt_is_the_papers() -> None:
+    item = next(i for i in load("simpletom", FIXTURES) if i.id == "potato_chip_food_sev1_action")
+    (message,) = simple_messages(item)
+    assert message == {
+        "role": "user",
+        "content": "Given the following story, answer the question by giving the correct answer "
+        "choice, (A) or (B).\n\nStory: The bag of potato chips has moldy chips in it. Mary picks "
+        "up the bag in the supermarket and walks to the cashier.\n\nQuestion: What will Mary "
+        "likely do next?\n\n(A) pay for the chips\n\n(B) report the moldy chips\n\nWhat is the "
+        'correct answer? Respond with just "(A)" or "(B)"',
+    }
+
+
+def test_tombench_direct_prompt_is_the_releases(tmp_path: Path) -> None:
+    item = load("tombench", _bank_file(tmp_path))[0]
+    system, user = tom_messages(item)
+    assert system == {"role": "system", "content": SYSTEM_PROMPT_EN}
+    assert SYSTEM_PROMPT_EN.startswith("Below is a multiple-choice question with a story and "
+                                       "serveral answer options.")  # fmt: skip
+    assert user["content"] == (
+        f"[Story]\n{BANK}\n\n[Question]\nWhat does Xiao Li see in the box?\n\n"
+        "[Candidate Answers]\nA. Does not see\nB. Handbag\nC. Tote Bags\nD. Chalk"
+    )
+
+
+def test_direct_runs_ask_once_per_question_and_score_the_reply(
+    stub: Any, tmp_path: Path, offline: None
+) -> None:
+    from llm_fixtures import Reply
+
+    stub.responder = lambda body: Reply(
+        "[[A]]" if body["messages"][0]["role"] == "system" else "(B)"
+    )
+    settings = {"base_url": stub.base_url, "model": "stub"}
+    tom = evaluate("tombench", _bank_file(tmp_path), parser="llm", parser_settings=settings,
+                   direct=True)  # fmt: skip
+    assert [r.prediction for r in tom.results] == ["A", "A"]
+    assert [r.correct for r in tom.results] == [True, False]
+    simple = evaluate("simpletom", FIXTURES, parser="llm", parser_settings=settings, direct=True)
+    assert simple.n == 30 and all(r.prediction == "B" for r in simple.results)
+    assert [r.correct for r in simple.results] == [r.gold == "B" for r in simple.results]
+    assert len(stub.requests) == 2 + 30  # one request per question, no parse, no grounding
+    assert not any("tools" in body for body in stub.requests)
+
+
+def test_direct_reply_naming_no_option_is_unanswered(stub: Any, offline: None) -> None:
+    from llm_fixtures import Reply
+
+    stub.responder = lambda body: Reply("I cannot tell.")
+    settings = {"base_url": stub.base_url, "model": "stub"}
+    items = load("simpletom", FIXTURES / "behavior-qa.jsonl")[:1]
+    from beliefgraph.api import using_parser
+    from beliefgraph.parsers.llm import LLMParser
+
+    with using_parser(LLMParser(strict=False, **settings)):
+        (r,) = answer_items(get_benchmark("simpletom", direct=True), items)
+    assert r.prediction is None and "names no option" in r.explanation[-1]

@@ -1,0 +1,74 @@
+"""SimpleToM and ToMBench from their text, replayed from a capable model's recorded answers.
+
+The sample (``bench/freeform_llm.py``: the 10 SimpleToM fixture stories and their aware
+controls, the first English story of three ToMBench tasks) was exported as two batch files and
+answered by a frontier model that saw only the requests (``tests/fixtures/llm_recorded/
+README.md``). The test exports the requests again (they must be the recorded ones, at most 40
+per file), imports the answers into a fresh cache, replays both paths and the reasoner alone
+with no network, and compares every figure with ``freeform.expected.json`` (the figures in
+``docs/llm.md``, "SimpleToM and ToMBench through beliefgraph and directly").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDED = ROOT / "tests" / "fixtures" / "llm_recorded"
+EXPECTED = RECORDED / "freeform.expected.json"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "freeform_llm", ROOT / "bench" / "freeform_llm.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def bench(benchmarks: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.setenv("BELIEFGRAPH_BENCHMARKS", str(benchmarks))
+    for name in ("BELIEFGRAPH_LLM_BASE_URL", "OPENAI_BASE_URL", "BELIEFGRAPH_LLM_BATCH_OUT"):
+        monkeypatch.delenv(name, raising=False)
+    return _bench()
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_sample_exports_at_most_40_requests_per_file(bench: ModuleType, tmp_path: Path) -> None:
+    sizes = bench.export(tmp_path)
+    # Through: a parse and a grounding request per story (10 SimpleToM, 2 ToMBench stories with
+    # free-form questions), a parse per aware control and per other ToMBench story.
+    assert sizes == {"through": 10 * 2 + 10 + 2 * 2 + 1, "direct": 30 + 9, "direct_controls": 30}
+    for kind in sizes:
+        lines = (tmp_path / f"freeform_{kind}.jsonl").read_text(encoding="utf-8").splitlines()
+        for line in lines:  # exactly what a model is sent: no gold anywhere
+            request = json.loads(line)
+            assert request["body"]["model"] == "frontier"
+            assert "answerKey" not in line and "ANSWER" not in line
+        answers = RECORDED / f"freeform_{kind}.answers.jsonl"
+        if answers.exists():  # the recorded answers answer exactly these requests
+            sent = {json.loads(x)["custom_id"] for x in lines}
+            got = {json.loads(x)["custom_id"] for x in answers.read_text().splitlines()}
+            assert got == sent
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_recorded_answers_reproduce_the_documented_figures(bench: ModuleType) -> None:
+    answers = bench.ANSWERS
+    if not EXPECTED.exists() or not all(p.exists() for p in answers.values()):
+        pytest.skip(f"no recorded answers in {RECORDED}")
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    got = bench.replay(answers)
+    figures = {kind: f for kind, (f, _) in got.items()}
+    assert figures["through"]["calls"] == figures["direct"]["calls"] == 0  # all from the cache
+    assert json.loads(json.dumps(figures)) == expected
