@@ -40,10 +40,10 @@ def test_missing_file_is_one_red_line() -> None:
 
 def test_unparsable_sentence_names_it_and_lenient_keeps_it(tmp_path: Path) -> None:
     story = tmp_path / "story.txt"
-    story.write_text("Sally and Anne are in the room.\nThe moon sings softly.\n")
+    story.write_text("Sally and Anne are in the room.\nThe moon moves softly.\n")
     result = runner.invoke(app, ["track", str(story)])
     assert result.exit_code == 1
-    assert "The moon sings softly" in result.output
+    assert "The moon moves softly" in result.output
     result = runner.invoke(app, ["track", str(story), "--lenient"])
     assert result.exit_code == 0, result.output
 
@@ -98,13 +98,13 @@ def test_wide_terminal_spells_labels_out() -> None:
 
 def test_warnings_are_readable_lines(tmp_path: Path) -> None:
     story = tmp_path / "story.txt"
-    story.write_text("Sally and Anne are in the room.\nThe moon sings softly.\nBirds hum.\n")
+    story.write_text("Sally and Anne are in the room.\nThe moon moves softly.\nBirds hum.\n")
     result = runner.invoke(app, ["track", str(story), "--lenient", "--no-table"])
     assert result.exit_code == 0, result.output
     assert "UserWarning" not in result.output and "warnings.warn" not in result.output
     warning_lines = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert len(warning_lines) == 1  # one warning naming both sentences, not one each
-    assert "The moon sings softly." in result.output and "Birds hum." in result.output
+    assert "The moon moves softly." in result.output and "Birds hum." in result.output
 
 
 SHARED = ["--parser", "rules", "--lenient", "--max-order", "3"]

@@ -905,6 +905,9 @@ def _perceives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # full": a perception of a state no frame tracks, kept as a fact the perceiver knows.
     if _moves_inside(s["rest"]):
         return None
+    first = s["rest"][0]
+    if s["verb"].sym in _FEELING and not (first.sym in (NP, NPS) and _determined(first, sentence)):
+        return None  # "feels guilty": an emotion; "feels the earthquake": a perception
     prop = PropTemplate(
         "Action/Event",
         _who(s["subj"]),
@@ -973,6 +976,14 @@ _OWN_FRAME = (
 )
 
 
+# Verbs of feeling: "Anne feels guilty about it" is an emotion, which no frame types; it
+# stays unread (for a parser that reads emotions) rather than becoming an act.
+_FEELING = frozenset(
+    {"feel", "worry", "fear", "regret", "wonder", "doubt", "suspect", "envy", "pity", "resent",
+     "mourn", "grieve", "blush", "cry", "weep", "sob", "sigh", "frown", "smile", "laugh"}
+)  # fmt: skip
+
+
 def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
     """Whether a complement may be kept verbatim as one fact: it names no placing, taking
     or going verb, no "into"/"onto" (a change of place), and no clause of its own ("and
@@ -1027,7 +1038,7 @@ def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # kept as a fact they know (the verb's lemma, its complement verbatim).
     rest = s.get("rest", ())
     verb = s["verb"]
-    if verb.sym in _OWN_FRAME or not _plain(rest):
+    if verb.sym in _OWN_FRAME or verb.sym in _FEELING or not _plain(rest):
         return None
     if "be" in s and not _ing(verb, sentence):
         return None  # "Tom is surprised ...": a state, not an act (``_identity``)
