@@ -25,6 +25,17 @@ own, "after"/"when"/"once" first in time; purpose clauses ("to take a shower") a
 phrases ("in the afternoon", "the next morning") are dropped; two clauses with their own
 subjects joined by "and"/"but" are read in turn, a perception clause first.
 
+Any English verb (WordNet's verb lemmas, ``lexicon.word_classes``) is read last, by form:
+"Kofi repaired his net" is an act of Kofi (``Action/Event``, the verb's lemma, the
+complement verbatim or as a mention), "a storm rolls in" an event, "the sky is cloudy" a
+thing's state (``Contents/Physical State``), "a group of turkeys wanders into the
+cornfield" a location, "X believes (that) S" X's stated belief (``Epistemic``, about what S
+says of a thing). Verbs with frames of their own (placing, going, telling, perceiving,
+opening), verbs of feeling, and complements naming a move, "into"/"onto" or a clause of
+their own are never read this way. ``read_clauses`` completes a sentence's comma-separated
+clauses from each other (a subjectless clause takes the subject before it, "which" the
+object before it; "Before X ..., he ..." is read main clause first).
+
 Conventions beyond the library's event vocabulary (the solver relies on all of them):
 
 * "while X was asleep/away/busy", "X fell asleep", "X did not witness the event" are an
