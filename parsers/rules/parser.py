@@ -14,8 +14,9 @@ Limits: the grammar reads templated false-belief stories (ToMi, Hi-ToM, ToMBench
 false-belief tasks, OpenToM plots) and plain narrative prose about placing, moving, going,
 telling and perceiving (see ``frames``); other acts, events and states of things are read
 by any English verb as verbatim facts; emotions, reduced relatives and moves by things it
-does not name as actors are unread. An unread sentence raises in strict mode (one error naming every unread
-sentence with its line) and is kept as an uninterpreted world fact otherwise.
+does not name as actors are unread. An unread sentence raises in strict mode (one error
+naming every unread sentence with its line) and is kept as an uninterpreted world fact
+otherwise.
 """
 
 from __future__ import annotations
