@@ -9,7 +9,12 @@
 3. after them, that actor's nested beliefs (order 2 and 3, chains without adjacent repeats)
    about the *contested* variables: those on which some actor ends the story with a false
    first-order belief. The other nested beliefs repeat the shared scene ("Bob thinks the box
-   is in the room") and are left out unless ``nested="all"``.
+   is in the room") and are left out unless ``nested="all"``;
+4. last, the actor's implied beliefs (``BeliefGraph.implied``: what the parse read between
+   the lines, in its own minimal words), those whose holder perceived their evidence, nested
+   ones too unless ``nested="none"``; a row already listed in the same words is not
+   repeated. The beliefs the graph propagated from them (a listener's view of a speaker's
+   intent) are listed only with ``nested="all"``.
 
 Each row is one atomic third-person proposition with names resolved, phrased as the gold
 phrases it: "There is a cabinet in the bedroom" for a container in a room, "There is a tie
@@ -143,28 +148,47 @@ def extract(
         out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=labels), b))
 
     variables = graph.variables
+    implied = set(graph.implied.beliefs)
     world = [b for v in variables for b in graph.timeline_of((), variable=v)]
     for b in sorted(world, key=words.sort_key):
         add(WORLD, b)
     if max_order == 0:
         return out
     cast = [c for c in graph.chains(1) if c]
-    firsts = {c[0]: [b for v in variables for b in graph.timeline_of(c, variable=v)] for c in cast}
+    firsts = {
+        c[0]: [b for v in variables for b in graph.timeline_of(c, variable=v) if b not in implied]
+        for c in cast
+    }
     contested = _contested(graph, firsts)
     for (actor,) in cast:
         own = [b for b in firsts[actor] if self_beliefs or not _about_self(actor, b.proposition)]
         for b in sorted(own, key=words.sort_key):
             add(actor, b)
-        if nested == "none" or max_order < 2:
-            continue
-        for chain in graph.chains(max_order):
-            if len(chain) < 2 or chain[0] != actor:
+        if nested != "none" and max_order >= 2:
+            for chain in graph.chains(max_order):
+                if len(chain) < 2 or chain[0] != actor:
+                    continue
+                for v in variables if nested == "all" else contested:
+                    held = graph.belief(chain, variable=v)
+                    if held is not None and held not in implied:
+                        add(actor, held)
+        listed = {_key(r.row.belief) for r in out if r.row.actor == actor}
+        read = graph.implied.shown()
+        if nested == "all":
+            read += list(graph.implied.propagated)
+        for b in read:
+            if b.holders[0] != actor or b.order > max_order or (b.order > 1 and nested == "none"):
                 continue
-            for v in variables if nested == "all" else contested:
-                held = graph.belief(chain, variable=v)
-                if held is not None:
-                    add(actor, held)
+            text = phrase(b, graph, words=words)
+            if _key(text) not in listed:
+                listed.add(_key(text))
+                out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=lab.labels(b)), b))
     return out
+
+
+def _key(text: str) -> frozenset[str]:
+    """The words of a row, for telling a repeated row apart (case and order ignored)."""
+    return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
 
 
 def _about_self(actor: str, p: Proposition) -> bool:
@@ -196,6 +220,8 @@ class _Words:
         self.text = graph.story.text
         self.kinds = {e.name: e.kind for e in graph.story.entities}
         self.actors = set(graph.actors)
+        # Words that stay capitalised inside a sentence: the first words of names.
+        self.first_words = {a.split(" ", 1)[0] for a in graph.actors} | {"I"}
         self.first_spans: set[tuple[tuple[str, ...], int]] = set()
         for v in graph.variables:
             spans = graph.timeline_of((), variable=v)
@@ -244,10 +270,16 @@ def phrase(belief: Belief, graph: BeliefGraph, *, words: _Words | None = None) -
     """
     words = words or _Words(graph)
     p = belief.proposition
+    inner = "".join(f"{h} thinks " for h in belief.holders[1:])
+    if belief.wording:  # the parser's own minimal words
+        clause = belief.wording
+        if inner and clause.split(" ", 1)[0] not in words.first_words:
+            clause = clause[:1].lower() + clause[1:]
+        text = inner + clause
+        return text[:1].upper() + text[1:]
     world = not belief.holders
     existential = world and (p.variable, belief.start) in words.first_spans
     clause = _clause(p, words, past=not world, existential=existential)
-    inner = "".join(f"{h} thinks " for h in belief.holders[1:])
     text = inner + clause
     return text[:1].upper() + text[1:]
 
