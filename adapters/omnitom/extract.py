@@ -142,10 +142,17 @@ def extract(
     words = _Words(graph)
     out: list[ExtractedRow] = []
 
-    def add(actor: str, b: Belief) -> None:
+    listed: dict[tuple[str, int], list[frozenset[str]]] = {}
+
+    def add(actor: str, b: Belief, *, implied_row: bool = False) -> None:
         text = phrase(b, graph, words=words)
-        labels = lab.labels(b)
-        out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=labels), b))
+        key, seen = _key(text), listed.setdefault((actor, b.order), [])
+        # One row per statement: tellings read from one quoted sentence say it once, and a
+        # belief the parse implied is not repeated when a row already says it.
+        if key in seen or (implied_row and _restates(key, seen)):
+            return
+        seen.append(key)
+        out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=lab.labels(b)), b))
 
     variables = graph.variables
     implied = set(graph.implied.beliefs)
@@ -162,6 +169,10 @@ def extract(
     contested = _contested(graph, firsts)
     for (actor,) in cast:
         own = [b for b in firsts[actor] if self_beliefs or not _about_self(actor, b.proposition)]
+        # A hearer's belief in what was said stands for the telling itself; the act is
+        # listed when its content is not believed (a question, a request, a doubted claim).
+        content = {b.provenance[:1] for b in own if b.provenance and not _telling(b.proposition)}
+        own = [b for b in own if not (_telling(b.proposition) and b.provenance[:1] in content)]
         for b in sorted(own, key=words.sort_key):
             add(actor, b)
         if nested != "none" and max_order >= 2:
@@ -169,26 +180,39 @@ def extract(
                 if len(chain) < 2 or chain[0] != actor:
                     continue
                 for v in variables if nested == "all" else contested:
-                    held = graph.belief(chain, variable=v)
-                    if held is not None and held not in implied:
-                        add(actor, held)
-        listed = {_key(r.row.belief) for r in out if r.row.actor == actor}
+                    held = [b for b in graph.timeline_of(chain, variable=v) if b not in implied]
+                    if held and held[-1].holds_at(graph.end):
+                        add(actor, held[-1])
         read = graph.implied.shown()
         if nested == "all":
             read += list(graph.implied.propagated)
         for b in read:
             if b.holders[0] != actor or b.order > max_order or (b.order > 1 and nested == "none"):
                 continue
-            text = phrase(b, graph, words=words)
-            if _key(text) not in listed:
-                listed.add(_key(text))
-                out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=lab.labels(b)), b))
+            add(actor, b, implied_row=True)
     return out
 
 
 def _key(text: str) -> frozenset[str]:
     """The words of a row, for telling a repeated row apart (case and order ignored)."""
     return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+_FUNCTION_WORDS = frozenset(
+    ("a", "an", "the", "is", "are", "was", "were", "be", "to", "of", "in", "on", "at", "for",
+     "and", "or", "that", "this", "it", "its", "his", "her", "their")
+)  # fmt: skip
+
+
+def _restates(key: frozenset[str], seen: list[frozenset[str]]) -> bool:
+    """Whether a row already says all the content words of ``key`` (three at least)."""
+    words = key - _FUNCTION_WORDS
+    return len(words) >= 3 and any(words <= other for other in seen)
+
+
+def _telling(p: Proposition) -> bool:
+    """Whether ``p`` is the act of telling ("Ann tells Bob that ...")."""
+    return p.relation == "tell" and p.about is not None
 
 
 def _about_self(actor: str, p: Proposition) -> bool:
@@ -277,6 +301,8 @@ def phrase(belief: Belief, graph: BeliefGraph, *, words: _Words | None = None) -
             clause = clause[:1].lower() + clause[1:]
         text = inner + clause
         return text[:1].upper() + text[1:]
+    if _telling(p) and (quoted := _quoted(belief, graph)):
+        return inner + quoted
     world = not belief.holders
     existential = world and (p.variable, belief.start) in words.first_spans
     clause = _clause(p, words, past=not world, existential=existential)
@@ -284,8 +310,26 @@ def phrase(belief: Belief, graph: BeliefGraph, *, words: _Words | None = None) -
     return text[:1].upper() + text[1:]
 
 
+_QUOTE = re.compile(r'["\u201c]([^"\u201d]+)["\u201d]')
+
+
+def _quoted(belief: Belief, graph: BeliefGraph) -> str | None:
+    """A telling as the story quotes it: ``Ann says to Bob, "..."`` (None: no quotation)."""
+    if not belief.provenance or not 1 <= belief.provenance[0] <= len(graph.events):
+        return None
+    event = graph.events[belief.provenance[0] - 1]
+    found = _QUOTE.findall(event.sentence)
+    if not found or not event.actors:
+        return None
+    to = f" to {', '.join(event.hearers)}" if event.hearers else ""
+    quote = " ".join(" ".join(found).split())
+    return f'{event.actors[0]} says{to}, "{quote}"'
+
+
 def _noun(name: str, words: _Words) -> str:
-    return name if name in words.actors or name[:1].isupper() else f"the {name}"
+    if name in words.actors or name[:1].isupper() or re.match(r"(?i)(?:the|a|an)\s", name):
+        return name  # a name, or a parse that kept the article ("the room")
+    return f"the {name}"
 
 
 def _clause(p: Proposition, words: _Words, *, past: bool, existential: bool) -> str:
@@ -303,6 +347,8 @@ def _clause(p: Proposition, words: _Words, *, past: bool, existential: bool) -> 
             return f"there {be} {thing} in {_noun(value, words)}"
         be = "are" if words.plural(subject) else "is"
         return f"{_noun(subject, words)} {be} in {_noun(value, words)}"
+    if p.relation in ("stay", "stay in") and value and subject in words.actors:
+        return f"{subject} is in {_noun(value, words)}"  # presence, as the gold states it
     if p.content_type == "Action/Event" and p.about is None and not p.negated:
         verb = _PAST.get(p.relation, _regular_past(p.relation)) if past else None
         if verb is not None:
