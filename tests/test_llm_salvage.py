@@ -110,3 +110,11 @@ def test_the_parse_and_grounding_prompts_number_sentences_alike(stub: StubServer
     grounding_user = grounding_messages(sentences, ["Sally", "Anne"], [])[1]["content"]
     assert parse_user.splitlines()[0].startswith("[1] Sally puts the ball")
     assert parse_user in grounding_user  # the same numbered lines, from one function
+
+
+def test_a_callers_own_check_is_never_salvaged_past(stub: StubServer) -> None:
+    stub.script(BAD, BAD)
+    parser = LLMParser(base_url=stub.base_url, model="stub", cache=False, max_retries=1,
+                       strict=False, checks=[lambda parse: "name every actor twice"])  # fmt: skip
+    with pytest.raises(ParserRetryExhausted):
+        parser.parse(TEXT)

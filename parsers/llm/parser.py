@@ -351,7 +351,8 @@ class LLMParser:
 
         Used when no re-ask is possible (a batch answer replayed) and, unless ``strict``,
         after a live run's re-asks ran out; every repair and drop is a warning naming its
-        sentence. A reply that is not a JSON object raises ``err`` again.
+        sentence. A reply that is not a JSON object, or whose repaired parse a caller's own
+        ``checks`` still reject, raises ``err`` again.
         """
         if err.reask and self.strict:
             raise err
@@ -359,6 +360,8 @@ class LLMParser:
         if saved is None:
             raise err
         parse, notes = saved
+        if any(check(parse) for check in request.checks):
+            raise err  # a caller's own validator judges the whole parse: nothing to repair
         for note in notes:
             warnings.warn(f"the parse failed its checks ({note})", LLMSalvageWarning, stacklevel=4)
         return parse
