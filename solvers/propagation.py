@@ -13,7 +13,8 @@ share one computed list of segments: in a room of six, most of the 750 order-4 c
 exactly what the others see, so they are computed once, not 750 times.
 
 Limits: actors are assumed to perceive an event completely or not at all; trust is judged
-per telling, not revised later.
+per telling, not revised later, by a policy whose ``weigh`` depends on its arguments only
+(its results are shared between chains).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import bisect
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from beliefgraph.models import Proposition
+from beliefgraph.models import Event, Proposition
 
 from .perception import Step, Timeline, Value, Variable
 from .trust import TrustPolicy
@@ -80,8 +81,8 @@ class Propagator:
     def __init__(self, timeline: Timeline, policy: TrustPolicy) -> None:
         self.timeline = timeline
         self.policy = policy
-        self._split: dict[tuple[tuple[str, ...], Variable], list[Segment]] = {}
-        self._starts: dict[tuple[tuple[str, ...], Variable], list[int]] = {}
+        # (chain, variable) -> its segments and their start times
+        self._split: dict[tuple[tuple[str, ...], Variable], tuple[list[Segment], list[int]]] = {}
         # Shared results: raw segments by what a chain perceived (``_perception_key``), and
         # memory-flagged ones by the identity of their raw list and of the inner chain's list.
         self._raw: dict[tuple[object, ...], list[Segment]] = {}
@@ -89,6 +90,7 @@ class Propagator:
         self._flagged: dict[tuple[int, tuple[int, ...]], tuple[list[Segment], list[int]]] = {}
         self._change_index: dict[int, tuple[list[int], list[Value]]] = {}
         self._pool: dict[Segment, Segment] = {}
+        self._weights: dict[tuple[str, int, Segment | None], float] = {}
         self._sharing: dict[tuple[Variable, Value, int, frozenset[str]], frozenset[str]] = {}
         self._touching: dict[Variable, list[Step]] | None = None
         self._changing: dict[Variable, list[Step]] | None = None
@@ -194,21 +196,26 @@ class Propagator:
         return len(self.timeline.steps)
 
     def segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
-        """The chain's beliefs about ``var`` over time, stale stretches split off as memory."""
-        key = (chain, var)
-        found = self._split.get(key)
+        """The chain's beliefs about ``var`` over time, stale stretches split off as memory.
+
+        The list is shared with every chain that holds the same beliefs: read it, do not
+        change it.
+        """
+        found = self._split.get((chain, var))
         if found is None:
-            found, self._starts[key] = self._with_memory(chain, var)
-            self._split[key] = found
-        return found
+            found = self._split[(chain, var)] = self._with_memory(chain, var)
+        return found[0]
 
     def at(self, chain: tuple[str, ...], var: Variable, t: int | None = None) -> Segment | None:
         """The chain's belief about ``var`` at time ``t`` (default: the story's end)."""
         t = self.end if t is None else t
-        segs = self.segments(chain, var)
+        found = self._split.get((chain, var))
+        if found is None:
+            found = self._split[(chain, var)] = self._with_memory(chain, var)
+        segs, starts = found
         # A chain's segments follow one another without overlapping (each new one ends the
         # last), so the one that may hold at t is the last to start by t.
-        i = bisect.bisect_right(self._starts[(chain, var)], t) - 1
+        i = bisect.bisect_right(starts, t) - 1
         if i >= 0 and segs[i].holds_at(t):
             return segs[i]
         return None
@@ -318,7 +325,7 @@ class Propagator:
             if len(chain) == 1 or chain[-2] not in hearers:
                 return None  # telling never changes the teller's own belief
             prev_state = self.at(chain[:-1], var, t - 1)
-            w = policy.weigh(chain[-2], speaker, claim, e, prev_state, self.timeline)
+            w = self._weigh(chain[-2], speaker, claim, e, prev_state)
             return adopt(w) if w >= policy.threshold else None
         if last not in hearers:
             return None
@@ -326,8 +333,25 @@ class Propagator:
             return adopt(None)  # the teller takes every hearer to believe it
         if len(chain) >= 2 and not policy.bystanders_model_hearers:
             return None
-        w = policy.weigh(last, speaker, claim, e, cur, self.timeline)
+        w = self._weigh(last, speaker, claim, e, cur)
         return adopt(w) if w >= policy.threshold else None
+
+    def _weigh(
+        self, hearer: str, speaker: str, claim: Proposition, tell: Event, current: Segment | None
+    ) -> float:
+        """The policy's trust of ``hearer`` in ``tell``, given what it believed before.
+
+        Memoised: chains that share a history ask the same of the same telling, and a policy
+        may read the timeline at length (who was where since the hearer last looked). A
+        policy's ``weigh`` is a function of its arguments (``TrustPolicy``).
+        """
+        key = (hearer, tell.id, current)
+        found = self._weights.get(key)
+        if found is None:
+            found = self._weights[key] = self.policy.weigh(
+                hearer, speaker, claim, tell, current, self.timeline
+            )
+        return found
 
     def is_lie(self, seg: Segment) -> bool:
         """Whether ``seg`` came from a telling whose speaker believed otherwise at the time.
@@ -354,6 +378,8 @@ class Propagator:
         chain's segments share one result.
         """
         raw = self._raw_segments(chain, var)
+        if not raw:
+            return _NOTHING
         reference = self.segments(chain[1:], var) if chain else None
         key = (id(raw), id(reference))  # both lists live as long as this propagator
         found = self._memory.get(key)
@@ -430,6 +456,10 @@ class Propagator:
         if room is None:
             return False
         return self.timeline.room_of(holder, at) != room
+
+
+_NOTHING: tuple[list[Segment], list[int]] = ([], [])
+"""The segments of a chain that never perceived the variable (shared; never changed)."""
 
 
 @dataclass(frozen=True, slots=True)
