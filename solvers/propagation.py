@@ -25,7 +25,7 @@ from typing import Literal
 
 from beliefgraph.models import Event, Proposition
 
-from .perception import Step, Timeline, Value, Variable
+from .perception import Reveal, Step, Timeline, Value, Variable
 from .trust import TrustPolicy
 
 __all__ = ["Propagator", "Segment", "normalise_chain"]
@@ -248,17 +248,19 @@ class Propagator:
 
     def _derive(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
         segs: list[Segment] = []
-        steps = self._seen_of(var).steps
+        seen = self._seen_of(var)
+        steps, shown, tells = seen.steps, seen.shown, seen.tells
         passed = self._passed(chain, var)
         while passed:  # no other step shows or tells anything about var that reaches chain
             low = passed & -passed
             passed ^= low
-            step = steps[low.bit_length() - 1]
+            i = low.bit_length() - 1
+            step = steps[i]
             cur = segs[-1] if segs else None
             if cur is not None and cur.end is not None:
                 cur = None  # the last belief was seen to end
-            new = self._perceive(step, var, cur)
-            if step.event.kind == "tell":
+            new = self._perceive(step, shown[i], cur) if shown[i] else None
+            if tells & low:
                 new = self._testimony(chain, var, step, cur) or new
             if new is None:
                 continue
@@ -290,13 +292,12 @@ class Propagator:
         return self._pool.setdefault(seg, seg)
 
     @staticmethod
-    def _perceive(step: Step, var: Variable, cur: Segment | None) -> Segment | None:
-        """What ``step`` shows about ``var``; a segment whose value is None ends the belief."""
+    def _perceive(step: Step, reveals: tuple[Reveal, ...], cur: Segment | None) -> Segment | None:
+        """What ``step`` shows by ``reveals`` (those of one variable); a segment whose value is
+        None ends the belief."""
         found: Segment | None = None
         t = step.event.id
-        for r in step.reveals:
-            if r.variable != var:
-                continue
+        for r in reveals:
             if r.mode == "default" and cur is not None and cur.source != "default":
                 continue  # a label's promise does not override what was seen
             source: Source = "perception" if r.mode == "perceive" else r.mode
@@ -480,6 +481,8 @@ class _Seen:
     to have heard."""
     hearers: dict[int, frozenset[str]]
     """Event id of each telling -> its hearers (the addressees, else everyone else there)."""
+    shown: list[tuple[Reveal, ...]]
+    """For each step, what it reveals about the variable."""
 
     @classmethod
     def of(cls, steps: list[Step], var: Variable) -> _Seen:
@@ -487,8 +490,10 @@ class _Seen:
         addressed: dict[tuple[str, str], int] = {}
         hearers: dict[int, frozenset[str]] = {}
         tells = 0
+        shown: list[tuple[Reveal, ...]] = []
         for i, step in enumerate(steps):
             bit = 1 << i
+            shown.append(tuple(r for r in step.reveals if r.variable == var))
             for a in step.perceivers:
                 by_actor[a] = by_actor.get(a, 0) | bit
             e = step.event
@@ -501,7 +506,7 @@ class _Seen:
             if claim is not None and e.agent is not None and claim.variable == var:
                 tells |= bit
                 hearers[e.id] = frozenset(e.hearers) if e.hearers else step.perceivers - {e.agent}
-        return cls(steps, (1 << len(steps)) - 1, by_actor, tells, addressed, hearers)
+        return cls(steps, (1 << len(steps)) - 1, by_actor, tells, addressed, hearers, shown)
 
 
 def _assumes_heard(chain: tuple[str, ...], step: Step) -> bool:
