@@ -86,6 +86,7 @@ class Propagator:
         # Shared results: raw segments by what a chain perceived (``_perception_key``), and
         # memory-flagged ones by the identity of their raw list and of the inner chain's list.
         self._raw: dict[tuple[object, ...], list[Segment]] = {}
+        self._raw_by_links: dict[tuple[object, ...], list[Segment]] = {}
         self._memory: dict[tuple[int, int], tuple[list[Segment], list[int]]] = {}
         self._flagged: dict[tuple[int, tuple[int, ...]], tuple[list[Segment], list[int]]] = {}
         self._change_index: dict[int, tuple[list[int], list[Value]]] = {}
@@ -151,7 +152,9 @@ class Propagator:
             passed |= mask & seen.addressed.get((chain[-2], chain[-1]), 0)
         return passed
 
-    def _perception_key(self, chain: tuple[str, ...], var: Variable) -> tuple[object, ...]:
+    def _perception_key(
+        self, chain: tuple[str, ...], var: Variable, passed: int
+    ) -> tuple[object, ...]:
         """What ``_raw_segments`` reads of ``chain``: equal keys give equal segments.
 
         The steps that reach the chain, and for each telling among them the chain's part in it
@@ -159,14 +162,11 @@ class Propagator:
         its last link is the speaker (then who the speaker told and what that one believed
         just before), a hearer of the speaker, a bystander, or outside the telling.
         """
-        passed = self._passed(chain, var)
         seen = self._seen_of(var)
         tells = passed & seen.tells
-        if not tells:
+        if not tells or self._too_deep(chain):  # no telling reaches a chain this deep
             return (var, passed)
         policy = self.policy
-        if policy.max_depth is not None and len(chain) > policy.max_depth:
-            return (var, passed)  # no telling reaches a chain this deep
         roles: list[object] = []
         last = chain[-1]
         before = chain[-2] if len(chain) >= 2 else None
@@ -240,11 +240,32 @@ class Propagator:
     def _raw_segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
         """The chain's beliefs about ``var`` as it formed them, before memory is flagged;
         one list shared by every chain with the same ``_perception_key``."""
-        key = self._perception_key(chain, var) if chain else (var,)
+        if not chain:
+            found = self._raw.get((var,))
+            if found is None:
+                found = self._raw[(var,)] = self._world(var)
+            return found
+        # Unless the chain's last link told something here, its part in every telling follows
+        # from its last two links (``_perception_key``): a cheaper key in front of that one.
+        passed = self._passed(chain, var)
+        seen = self._seen_of(var)
+        quick = None
+        if not passed & seen.tells & seen.told_by.get(chain[-1], 0):
+            quick = (var, passed, chain[-2:], len(chain) == 1, self._too_deep(chain))
+            found = self._raw_by_links.get(quick)
+            if found is not None:
+                return found
+        key = self._perception_key(chain, var, passed)
         found = self._raw.get(key)
         if found is None:
-            found = self._raw[key] = self._derive(chain, var) if chain else self._world(var)
+            found = self._raw[key] = self._derive(chain, var)
+        if quick is not None:
+            self._raw_by_links[quick] = found
         return found
+
+    def _too_deep(self, chain: tuple[str, ...]) -> bool:
+        depth = self.policy.max_depth
+        return depth is not None and len(chain) > depth
 
     def _derive(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
         segs: list[Segment] = []
@@ -483,6 +504,8 @@ class _Seen:
     """Event id of each telling -> its hearers (the addressees, else everyone else there)."""
     shown: list[tuple[Reveal, ...]]
     """For each step, what it reveals about the variable."""
+    told_by: dict[str, int]
+    """Speaker -> the tellings about the variable they made."""
 
     @classmethod
     def of(cls, steps: list[Step], var: Variable) -> _Seen:
@@ -491,6 +514,7 @@ class _Seen:
         hearers: dict[int, frozenset[str]] = {}
         tells = 0
         shown: list[tuple[Reveal, ...]] = []
+        told_by: dict[str, int] = {}
         for i, step in enumerate(steps):
             bit = 1 << i
             shown.append(tuple(r for r in step.reveals if r.variable == var))
@@ -505,8 +529,10 @@ class _Seen:
             claim = e.proposition
             if claim is not None and e.agent is not None and claim.variable == var:
                 tells |= bit
+                told_by[e.agent] = told_by.get(e.agent, 0) | bit
                 hearers[e.id] = frozenset(e.hearers) if e.hearers else step.perceivers - {e.agent}
-        return cls(steps, (1 << len(steps)) - 1, by_actor, tells, addressed, hearers, shown)
+        everything = (1 << len(steps)) - 1
+        return cls(steps, everything, by_actor, tells, addressed, hearers, shown, told_by)
 
 
 def _assumes_heard(chain: tuple[str, ...], step: Step) -> bool:
