@@ -90,7 +90,7 @@ class Propagator:
         self._memory: dict[tuple[int, int], tuple[list[Segment], list[int]]] = {}
         self._flagged: dict[tuple[int, tuple[int, ...]], tuple[list[Segment], list[int]]] = {}
         self._change_index: dict[int, tuple[list[int], list[Value]]] = {}
-        self._pool: dict[Segment, Segment] = {}
+        self._pool: dict[tuple[object, ...], Segment] = {}
         self._weights: dict[tuple[str, int, Segment | None], float] = {}
         self._sharing: dict[tuple[Variable, Value, int, frozenset[str]], frozenset[str]] = {}
         self._touching: dict[Variable, list[Step]] | None = None
@@ -309,8 +309,27 @@ class Propagator:
 
     def _intern(self, seg: Segment) -> Segment:
         """One object per distinct segment: chains that saw different steps still mostly
-        form equal beliefs, and the graph labels each object once (``BeliefGraph``)."""
-        return self._pool.setdefault(seg, seg)
+        form equal beliefs, and the graph labels each object once (``BeliefGraph``).
+
+        Keyed by the proposition's identity rather than its value: hashing a pydantic model
+        costs more than the rest of the key, and the propositions come from a few shared
+        reveals and claims (equal but distinct ones only share less).
+        """
+        key = (
+            seg.start,
+            seg.end,
+            seg.value,
+            id(seg.proposition),
+            seg.source,
+            seg.provenance,
+            seg.trust,
+            seg.speaker,
+            seg.stale,
+        )
+        found = self._pool.get(key)
+        if found is None:
+            found = self._pool[key] = seg
+        return found
 
     @staticmethod
     def _perceive(step: Step, reveals: tuple[Reveal, ...], cur: Segment | None) -> Segment | None:
