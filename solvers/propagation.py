@@ -268,43 +268,50 @@ class Propagator:
         return depth is not None and len(chain) > depth
 
     def _derive(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+        """Replay the steps that reach ``chain``: each shows or tells a value, which starts a
+        segment, extends the open one (same value, same source) or ends it.
+
+        The open segment stays mutable (``_Open``) until it closes, and becomes a ``Segment``
+        only for a telling's trust policy: most steps only extend it, and building two frozen
+        segments a step was a third of listing a long story's beliefs.
+        """
         segs: list[Segment] = []
         seen = self._seen_of(var)
         steps, shown, tells = seen.steps, seen.shown, seen.tells
         passed = self._passed(chain, var)
+        cur: _Open | None = None  # the open belief; None when there is none, or it ended
         while passed:  # no other step shows or tells anything about var that reaches chain
             low = passed & -passed
             passed ^= low
             i = low.bit_length() - 1
             step = steps[i]
-            cur = segs[-1] if segs else None
-            if cur is not None and cur.end is not None:
-                cur = None  # the last belief was seen to end
-            new = self._perceive(step, shown[i], cur) if shown[i] else None
+            t = step.event.id
+            new: _Open | None = None
+            for r in shown[i]:
+                if r.mode == "default" and cur is not None and cur.source != "default":
+                    continue  # a label's promise does not override what was seen
+                source: Source = "perception" if r.mode == "perceive" else r.mode
+                new = _Open(t, r.value, r.proposition, source, [t], None, None)
             if tells & low:
-                new = self._testimony(chain, var, step, cur) or new
+                told = self._testimony(chain, var, step, cur and cur.segment(None))
+                if told is not None:
+                    new = _Open(t, told.value, told.proposition, "testimony", [t],
+                                told.trust, told.speaker)  # fmt: skip
             if new is None:
                 continue
             if new.value is None:  # seen to stop holding (someone left the room)
                 if cur is not None:
-                    segs[-1] = _ending(cur, new.start)
+                    segs.append(cur.segment(t))
+                    cur = None
                 continue
             if cur is not None and cur.value == new.value and cur.source == new.source:
-                segs[-1] = Segment(
-                    cur.start,
-                    cur.end,
-                    cur.value,
-                    cur.proposition,
-                    cur.source,
-                    (*cur.provenance, *new.provenance),
-                    cur.trust,
-                    cur.speaker,
-                    cur.stale,
-                )
+                cur.provenance.append(t)
                 continue
             if cur is not None:
-                segs[-1] = _ending(cur, new.start)
-            segs.append(new)
+                segs.append(cur.segment(t))
+            cur = new
+        if cur is not None:
+            segs.append(cur.segment(None))
         return [self._intern(seg) for seg in segs]
 
     def _intern(self, seg: Segment) -> Segment:
@@ -329,19 +336,6 @@ class Propagator:
         found = self._pool.get(key)
         if found is None:
             found = self._pool[key] = seg
-        return found
-
-    @staticmethod
-    def _perceive(step: Step, reveals: tuple[Reveal, ...], cur: Segment | None) -> Segment | None:
-        """What ``step`` shows by ``reveals`` (those of one variable); a segment whose value is
-        None ends the belief."""
-        found: Segment | None = None
-        t = step.event.id
-        for r in reveals:
-            if r.mode == "default" and cur is not None and cur.source != "default":
-                continue  # a label's promise does not override what was seen
-            source: Source = "perception" if r.mode == "perceive" else r.mode
-            found = Segment(t, None, r.value, r.proposition, source, (t,))  # type: ignore[arg-type]
         return found
 
     def _testimony(
@@ -497,6 +491,37 @@ class Propagator:
         if room is None:
             return False
         return self.timeline.room_of(holder, at) != room
+
+
+class _Open:
+    """A segment being replayed: extended in place until it closes (``Propagator._derive``)."""
+
+    __slots__ = ("proposition", "provenance", "source", "speaker", "start", "trust", "value")
+
+    def __init__(
+        self,
+        start: int,
+        value: Value | None,
+        proposition: Proposition,
+        source: Source,
+        provenance: list[int],
+        trust: float | None,
+        speaker: str | None,
+    ) -> None:
+        self.start, self.value, self.proposition, self.source = start, value, proposition, source
+        self.provenance, self.trust, self.speaker = provenance, trust, speaker
+
+    def segment(self, end: int | None) -> Segment:
+        return Segment(
+            self.start,
+            end,
+            self.value,  # type: ignore[arg-type]  # an open segment holds a value
+            self.proposition,
+            self.source,
+            tuple(self.provenance),
+            self.trust,
+            self.speaker,
+        )
 
 
 _NOTHING: tuple[list[Segment], list[int]] = ([], [])
