@@ -443,9 +443,16 @@ def _text_build(item: Item) -> BeliefGraph:
     return track(item.story, strict=False)
 
 
+_STATES = frozenset(("Location", "Contents/Physical State", "Identity/Relation", "Epistemic"))
+"""What a BigToM belief answer is about: the state of the world. The agent's desires, plans,
+feelings and the actions it remembers are not beliefs about that state ("Carlos plans to open
+the valve" says nothing about whether he thinks it is open)."""
+
+
 def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     """Answer from the graph of the prose: which of the two belief answers the agent's own
-    beliefs at the end of the story match (content words shared with a belief it holds).
+    beliefs about the state of the world at the end of the story match (content words shared
+    with a belief it holds).
 
     The template's fields are used only to name the options and their actions; the beliefs
     come from the parse of the story text. No match, or a tie, is no answer.
@@ -456,7 +463,9 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     held = [
         b
         for b in graph.beliefs(max_order=1, at=graph.end)
-        if b.holders == (agent,) and not b.proposition.negated
+        if b.holders == (agent,)
+        and not b.proposition.negated
+        and b.proposition.content_type in _STATES
     ]
     names = _words(agent)
     scored = []
