@@ -173,3 +173,15 @@ def test_a_belief_naming_an_unknown_holder_or_sentence_is_reasked() -> None:
 def test_the_reply_schema_lists_beliefs_apart_from_items() -> None:
     schema = json.dumps(StoryParse.model_json_schema())
     assert '"beliefs"' in schema and '"evidence"' in schema and '"implied"' in schema
+
+
+def test_a_nested_belief_worded_as_knowing_reads_thinks_once() -> None:
+    reply = {**REPLY, "beliefs": [
+        _belief(["Bob", "Ann"], "Ann knows that Bob heard her", _claim("Epistemic", "Ann",
+                "know", "Bob heard her"), [3], "inferred"),
+        _belief(["Bob", "Ann"], "Ann thinks Bob will help", _claim("Epistemic", "Ann", "think",
+                "Bob will help"), [3], "inferred"),
+    ]}  # fmt: skip
+    rows = [r.row.belief for r in extract(BeliefGraph(_story(reply), max_order=3))
+            if r.row.actor == "Bob"]  # fmt: skip
+    assert "Ann thinks Bob heard her" in rows and "Ann thinks Bob will help" in rows

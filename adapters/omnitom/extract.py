@@ -297,6 +297,14 @@ def phrase(belief: Belief, graph: BeliefGraph, *, words: _Words | None = None) -
     inner = "".join(f"{h} thinks " for h in belief.holders[1:])
     if belief.wording:  # the parser's own minimal words
         clause = belief.wording
+        last = belief.holders[-1] if len(belief.holders) > 1 else None
+        said = (
+            _EPISTEMIC.match(clause.removeprefix(last))
+            if last and clause.startswith(last)
+            else None
+        )
+        if said:  # "Bob knows that p" held by Ann about Bob: the gold's "Bob thinks p", once
+            inner, clause = inner.removesuffix(f"{last} thinks "), f"{last} thinks {said['p']}"
         if inner and clause.split(" ", 1)[0] not in words.first_words:
             clause = clause[:1].lower() + clause[1:]
         text = inner + clause
@@ -310,6 +318,9 @@ def phrase(belief: Belief, graph: BeliefGraph, *, words: _Words | None = None) -
     return text[:1].upper() + text[1:]
 
 
+_EPISTEMIC = re.compile(
+    r" (?:thinks|believes|knows|understands|realizes|realises|assumes)(?: that)? (?P<p>.+)"
+)
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]+)["\u201d]')
 
 
