@@ -157,6 +157,8 @@ class BeliefGraph:
         """
         prop = self.propagator
         segs = prop.segments(chain, var)
+        if not segs:
+            return []
         if len(chain) < 2:
             return [
                 to_belief(chain, s, prop, self._cast) for s in segs if at is None or s.holds_at(at)
@@ -201,13 +203,13 @@ class BeliefGraph:
         for b in given:
             asserted.setdefault((b.holders, b.proposition.variable), []).append(b)
         variables = self.variables
-        may = self.propagator.may_believe
         for chain in self._perceiving_chains(order, {c for c, _ in asserted}):
             for var in variables:
                 mine = asserted.get((chain, var))
                 if mine is None:
-                    if may(chain, var):
-                        yield from self._derived(chain, var, at)
+                    # A chain that perceived nothing about var has no segments, found at the
+                    # cost of ``Propagator.may_believe``'s test.
+                    yield from self._derived(chain, var, at)
                     continue
                 # as ``timeline_of``: derived and asserted together, in time order
                 for b in sorted(self._derived(chain, var) + mine, key=lambda b: b.start):
