@@ -227,17 +227,17 @@ def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
 
 def test_strict_parse_error_names_cli_options_and_sentence_numbers(tmp_path: Path) -> None:
     story = tmp_path / "story.txt"
-    story.write_text("Sally is in the room. The moon sings softly. Birds hum.\n")
+    story.write_text("Sally is in the room. The moon moves softly. Birds hum.\n")
     result = runner.invoke(app, ["track", str(story)])
     flat = " ".join(result.output.split())
     assert result.exit_code == 1
     assert "--lenient" in flat and "--parser llm" in flat
     assert "strict=False" not in flat and 'parser="llm"' not in flat
-    assert "sentence 2, line 1: 'The moon sings softly.'" in flat
+    assert "sentence 2, line 1: 'The moon moves softly.'" in flat
     assert "sentence 3, line 1: 'Birds hum.'" in flat
     warned = runner.invoke(app, ["track", str(story), "--lenient", "--no-table"])
     flat = " ".join(warned.output.split())
-    assert "sentence 2 'The moon sings softly.'" in flat and "sentence 3 'Birds hum.'" in flat
+    assert "sentence 2 'The moon moves softly.'" in flat and "sentence 3 'Birds hum.'" in flat
 
 
 def test_check_warns_that_story_options_do_not_apply_to_a_saved_graph(tmp_path: Path) -> None:
