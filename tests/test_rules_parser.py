@@ -640,17 +640,3 @@ def test_explanations_cite_the_segmenters_sentence_numbers() -> None:
     assert answer.explanation[1].startswith('Sally did not perceive sentence 3 ("Anne moved')
     assert answer.rests_on_unread == (3,)
     assert "sentence 4 ('Zed moved the ball sideways.')" in answer.explanation[-1]
-
-
-def test_a_long_run_on_reads_in_linear_time() -> None:
-    # Open-ended frames ("X believes that ...") tried on every prefix of a run-on once made
-    # its reading quadratic (20 KB: 37 s); bench/clause_scaling.py prints the figures.
-    import time
-
-    unit = "Sally enters the kitchen and Anne moves the ball to the box then Sally exits "
-    RulesParser.cache_clear()
-    start = time.process_time()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        RulesParser(strict=False).parse(unit * 120)  # about 9 KB, no full stop
-    assert time.process_time() - start < 5.0
