@@ -41,10 +41,10 @@ GOOD: dict[str, Any] = {
         {"name": "box", "kind": "container"},
     ],
     "items": [
-        {"type": "action", "sentence": 0, "kind": "move", "actors": ["Sally"], "obj": "ball",
+        {"type": "action", "sentence": 1, "kind": "move", "actors": ["Sally"], "obj": "ball",
          "destination": "basket"},
-        {"type": "action", "sentence": 1, "kind": "exit", "actors": ["Sally"]},
-        {"type": "action", "sentence": 2, "kind": "move", "actors": ["Anne"], "obj": "the ball",
+        {"type": "action", "sentence": 2, "kind": "exit", "actors": ["Sally"]},
+        {"type": "action", "sentence": 3, "kind": "move", "actors": ["Anne"], "obj": "the ball",
          "destination": "box"},
     ],
 }  # fmt: skip

@@ -297,7 +297,7 @@ def _sam_reply(parses: dict) -> Any:
         text = " ".join(m["content"] for m in body["messages"] if m["role"] == "user")
         if tool == "_QuestionOut":
             return Reply({"query": questions[0 if "Question: which" in text else 1]})
-        fact = {"type": "fact", "sentence": 0, "kind": "narrate"}
+        fact = {"type": "fact", "sentence": 1, "kind": "narrate"}
         if "Sam likes the other snack" in text:  # the LLM resolves "the other" itself
             claim = {
                 "content_type": "Desire/Intention",
@@ -305,7 +305,7 @@ def _sam_reply(parses: dict) -> Any:
                 "relation": "like",
                 "value": "chocolate",
             }
-            return Reply({"actors": ["Sam"], "items": [{**fact, "sentence": 2, "claim": claim}]})
+            return Reply({"actors": ["Sam"], "items": [{**fact, "sentence": 3, "claim": claim}]})
         if "Meet Sam" in text:
             claim = {
                 "content_type": "Location",
@@ -314,9 +314,9 @@ def _sam_reply(parses: dict) -> Any:
                 "value": "table",
             }
             items = [
-                {"type": "action", "sentence": 0, "kind": "stay", "actors": ["Sam"]},
-                {**fact, "sentence": 3, "claim": claim},
-                {**fact, "sentence": 3, "claim": {**claim, "subject": "chocolate bar"}},
+                {"type": "action", "sentence": 1, "kind": "stay", "actors": ["Sam"]},
+                {**fact, "sentence": 4, "claim": claim},
+                {**fact, "sentence": 4, "claim": {**claim, "subject": "chocolate bar"}},
             ]
             return Reply(
                 {

@@ -306,12 +306,12 @@ def test_stage2_through_the_llm_parser(stub: StubServer) -> None:
         "entities": [{"name": "room", "kind": "room"}, {"name": "object", "kind": "object"},
                      {"name": "box", "kind": "container"}, {"name": "safe", "kind": "container"}],
         "items": [
-            {"type": "action", "sentence": 0, "kind": "enter", "actors": ["Alice", "Bob"],
+            {"type": "action", "sentence": 1, "kind": "enter", "actors": ["Alice", "Bob"],
              "room": "room"},
-            {"type": "fact", "sentence": 1, "claim": {"content_type": "Location",
+            {"type": "fact", "sentence": 2, "claim": {"content_type": "Location",
              "subject": "object", "relation": "in", "value": "box"}},
-            {"type": "action", "sentence": 2, "kind": "exit", "actors": ["Bob"]},
-            {"type": "action", "sentence": 3, "kind": "move", "actors": ["Alice"],
+            {"type": "action", "sentence": 3, "kind": "exit", "actors": ["Bob"]},
+            {"type": "action", "sentence": 4, "kind": "move", "actors": ["Alice"],
              "obj": "object", "destination": "safe"},
         ],
     })  # fmt: skip

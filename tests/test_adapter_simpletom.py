@@ -244,7 +244,7 @@ _CHIPS_PARSE = {
     "items": [
         {
             "type": "fact",
-            "sentence": 0,
+            "sentence": 1,
             "kind": "narrate",
             "claim": {
                 "content_type": "Contents/Physical State",
@@ -255,7 +255,7 @@ _CHIPS_PARSE = {
         },
         {
             "type": "default",
-            "sentence": 1,
+            "sentence": 2,
             "holders": ["Mary"],
             "container": "bag of potato chips",
             "contents": "potato chips",

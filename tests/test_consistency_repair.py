@@ -28,10 +28,10 @@ def _parse(second: str) -> dict[str, Any]:
             {"name": "box", "kind": "container"},
         ],
         "items": [
-            {"type": "fact", "sentence": 0, "kind": "narrate",
+            {"type": "fact", "sentence": 1, "kind": "narrate",
              "claim": {"subject": "key", "relation": "in", "value": "drawer"}},
-            {"type": "action", "sentence": 1, "kind": "enter", "actors": ["Ann"]},
-            {"type": "fact", "sentence": 2, "kind": "narrate",
+            {"type": "action", "sentence": 2, "kind": "enter", "actors": ["Ann"]},
+            {"type": "fact", "sentence": 3, "kind": "narrate",
              "claim": {"subject": "key", "relation": "in", "value": second}},
         ],
     }  # fmt: skip

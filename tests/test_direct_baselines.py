@@ -309,7 +309,7 @@ def test_commet_llm_reader_writes_every_request_in_one_round(tmp_path: Path) -> 
     r = evaluate("commet", COMMET, storyturns=1, parser="llm", parser_settings=settings)
     ids = [json.loads(x)["custom_id"] for x in batch.read_text().splitlines()]
     # leo_mom_toy_store: 4 story texts and 2 feedback texts parsed, 5 questions read.
-    assert sum(i.startswith("story.v1:") for i in ids) == 6
+    assert sum(i.startswith("story.v2:") for i in ids) == 6
     assert sum(i.startswith("_QuestionOut") for i in ids) == 5
     assert r.n == 5 and r.llm_deferred == 11
     with pytest.raises(ConfigurationError, match="storyturns"):

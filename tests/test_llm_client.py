@@ -154,7 +154,7 @@ def test_batch_round_trip_run_answer_import_rerun(stub: StubServer, tmp_path: Pa
     assert (line["method"], line["url"]) == ("POST", "/v1/chat/completions")
     assert line["body"]["model"] == "stub" and line["body"]["tools"]
     assert any(TEXT.split(". ")[0] in m["content"] for m in line["body"]["messages"])
-    assert len(line["custom_id"]) <= 64 and line["custom_id"].startswith("story.v1:")
+    assert len(line["custom_id"]) <= 64 and line["custom_id"].startswith("story.v2:")
     with pytest.warns(UserWarning):  # the same request again: written once
         LLMParser(batch_out=batch, **settings).parse(TEXT)
     assert len(batch.read_text().splitlines()) == 1
@@ -304,4 +304,4 @@ def test_auto_parser_defers_only_what_the_rules_left(tmp_path: Path) -> None:
     assert story.sentences[3].reason is not None and str(batch) in story.sentences[3].reason
     assert story.sentences[0].reason is None and story.events[3].parser == "rules"
     (line,) = batch.read_text().splitlines()
-    assert json.loads(line)["custom_id"].startswith("auto.v1:")
+    assert json.loads(line)["custom_id"].startswith("auto.v2:")

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 pytest_plugins = ["llm_fixtures"]
 
-BAD = {**GOOD, "items": [*GOOD["items"], {"type": "action", "sentence": 1, "kind": "exit",
+BAD = {**GOOD, "items": [*GOOD["items"], {"type": "action", "sentence": 2, "kind": "exit",
                                           "actors": ["Bob"]}]}  # fmt: skip
 # Every test here runs with no LLM configured and a private cache (conftest's ``offline``).
 pytestmark = pytest.mark.usefixtures("offline")
@@ -168,7 +168,7 @@ def test_story_text_reaches_the_model_verbatim(stub: StubServer) -> None:
         {
             "actors": ["Sally"],
             "items": [
-                {"type": "fact", "sentence": 0, "claim": {"subject": "Sally", "relation": "say"}}
+                {"type": "fact", "sentence": 1, "claim": {"subject": "Sally", "relation": "say"}}
             ],
         }
     )
@@ -203,9 +203,9 @@ def test_long_stories_are_read_in_chunks(stub: StubServer) -> None:
     story = parser.parse(TEXT)
     assert parser.last_usage.calls == 2
     assert [e.kind for e in story.events] == ["move", "exit", "move"]
-    assert "[2] Anne moves" not in stub.user_messages(0)[-1]
+    assert "[3] Anne moves" not in stub.user_messages(0)[-1]  # numbered from 1, as shown
     later = stub.user_messages(1)[-1]
-    assert "Read only sentence(s) 2" in later and "move(Sally: ball -> basket)" in later
+    assert "Read only sentence(s) 3" in later and "move(Sally: ball -> basket)" in later
     assert {e.parser for e in story.events} == {"llm"} and story.parser == "llm"
 
 
@@ -220,17 +220,17 @@ def test_every_item_type_converts(stub: StubServer) -> None:
         "entities": [{"name": "KFC bag", "kind": "container"},
                      {"name": "chicken", "kind": "object"}],
         "items": [
-            {"type": "fact", "sentence": 0, "kind": "observe", "observers": ["Sam"],
+            {"type": "fact", "sentence": 1, "kind": "observe", "observers": ["Sam"],
              "claim": {"subject": "KFC bag", "relation": "in", "value": "Sam"}},
-            {"type": "perception", "sentence": 1, "actor": "Sam", "can_perceive": False,
+            {"type": "perception", "sentence": 2, "actor": "Sam", "can_perceive": False,
              "target": "KFC bag", "inside": True},
-            {"type": "default", "sentence": 2, "holders": ["Sam"], "container": "KFC bag",
+            {"type": "default", "sentence": 3, "holders": ["Sam"], "container": "KFC bag",
              "contents": "chicken"},
-            {"type": "utterance", "sentence": 3, "speaker": "Ann", "addressees": ["Sam"],
+            {"type": "utterance", "sentence": 4, "speaker": "Ann", "addressees": ["Sam"],
              "force": "ask", "content": claim},
-            {"type": "mental_state", "sentence": 4, "holder": "Ann", "state": "desire",
+            {"type": "mental_state", "sentence": 5, "holder": "Ann", "state": "desire",
              "stated": True, "relation": "want", "value": "the chicken"},
-            {"type": "action", "sentence": 5, "kind": "open", "actors": ["Ann"], "obj": "bag"},
+            {"type": "action", "sentence": 6, "kind": "open", "actors": ["Ann"], "obj": "bag"},
         ],
     })  # fmt: skip
     story = make(stub).parse(text)
@@ -287,10 +287,10 @@ def test_unknown_actor_is_reasked_with_the_error(stub: StubServer) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"type": "action", "sentence": 2, "kind": "move", "actors": ["Anne"], "obj": "cup",
-          "destination": "box"}, "no sentence up to 2 introduces"),
-        ({"type": "action", "sentence": 7, "kind": "exit", "actors": ["Anne"]}, "not one to read"),
-        ({"type": "action", "sentence": 0, "kind": "move", "actors": ["Anne"]}, "needs obj"),
+        ({"type": "action", "sentence": 3, "kind": "move", "actors": ["Anne"], "obj": "cup",
+          "destination": "box"}, "no sentence up to 3 introduces"),
+        ({"type": "action", "sentence": 8, "kind": "exit", "actors": ["Anne"]}, "not one to read"),
+        ({"type": "action", "sentence": 1, "kind": "move", "actors": ["Anne"]}, "needs obj"),
     ],
 )  # fmt: skip
 def test_validators_reject_what_the_text_does_not_support(
@@ -326,7 +326,7 @@ def test_strict_requires_every_sentence(stub: StubServer) -> None:
     stub.script(partial, GOOD)
     parser = make(stub)
     assert len(parser.parse(TEXT).events) == 3
-    assert "sentences [2] yield no item" in json.dumps(stub.requests[1]["messages"])
+    assert "sentences [3] yield no item" in json.dumps(stub.requests[1]["messages"])
 
 
 def test_lenient_keeps_unread_sentences_and_warns(stub: StubServer) -> None:
@@ -452,7 +452,7 @@ def test_cache_is_safe_across_processes(tmp_path: Path) -> None:
 def test_batch_keeps_order_bounds_concurrency_and_counts(stub: StubServer) -> None:
     from llm_fixtures import Reply
 
-    anne = {"actors": ["Anne"], "items": [{"type": "action", "sentence": 0, "kind": "exit",
+    anne = {"actors": ["Anne"], "items": [{"type": "action", "sentence": 1, "kind": "exit",
                                            "actors": ["Anne"]}]}  # fmt: skip
     cup = json.loads(json.dumps(GOOD).replace("ball", "cup"))
     texts = [TEXT, "Anne goes out.", TEXT.replace("ball", "cup"), "Anne goes out again."]
@@ -502,13 +502,13 @@ def test_auto_needs_no_settings_for_a_story_the_rules_read() -> None:
 def test_auto_sends_only_the_unread_sentences(stub: StubServer) -> None:
     text = TEXT + " Anne feels guilty about it. Sally comes back."
     stub.script({"actors": ["Anne"], "items": [
-        {"type": "mental_state", "sentence": 3, "holder": "Anne", "state": "emotion",
+        {"type": "mental_state", "sentence": 4, "holder": "Anne", "state": "emotion",
          "relation": "feel", "value": "guilty"}]})  # fmt: skip
     parser = AutoParser(base_url=stub.base_url, model="stub", cache=False)
     story = parser.parse(text)
     assert stub.calls == 1
     prompt = stub.user_messages(0)[-1]
-    assert "Read only sentence(s) 3" in prompt and "move(Sally: ball -> basket)" in prompt
+    assert "Read only sentence(s) 4" in prompt and "move(Sally: ball -> basket)" in prompt
     assert [e.parser for e in story.events] == ["rules", "rules", "rules", "llm", "rules"]
     assert [e.id for e in story.events] == [1, 2, 3, 4, 5]
     assert story.sentences[3].parsed and story.sentences[3].events == (4,)
@@ -528,7 +528,7 @@ def test_auto_keeps_a_sentence_the_model_left_unread(stub: StubServer) -> None:
 
 def test_auto_rejects_items_for_sentences_the_rules_read(stub: StubServer) -> None:
     wrong = {"actors": ["Sally"], "items": [
-        {"type": "action", "sentence": 0, "kind": "exit", "actors": ["Sally"]}]}  # fmt: skip
+        {"type": "action", "sentence": 1, "kind": "exit", "actors": ["Sally"]}]}  # fmt: skip
     stub.script(wrong, wrong)
     parser = AutoParser(base_url=stub.base_url, model="stub", cache=False, max_retries=1)
     with pytest.raises(ParserRetryExhausted, match="not one to read"):
@@ -571,12 +571,12 @@ def test_dialogue_with_llm_types_the_content(stub: StubServer) -> None:
         "actors": ["Liam", "Jax"],
         "entities": [{"name": "keys", "kind": "object"}, {"name": "drawer", "kind": "container"}],
         "items": [
-            {"type": "mental_state", "sentence": 0, "holder": "Liam", "state": "intention",
+            {"type": "mental_state", "sentence": 1, "holder": "Liam", "state": "intention",
              "relation": "hide", "value": "the keys"},
-            {"type": "utterance", "sentence": 1, "speaker": "Liam", "addressees": ["Jax"],
+            {"type": "utterance", "sentence": 2, "speaker": "Liam", "addressees": ["Jax"],
              "content": {"content_type": "Location", "subject": "keys", "relation": "in",
                          "value": "drawer"}},
-            {"type": "utterance", "sentence": 2, "speaker": "Jax", "force": "ask",
+            {"type": "utterance", "sentence": 3, "speaker": "Jax", "force": "ask",
              "content": {"subject": "drawer", "relation": "be", "value": "where"}},
         ],
     })  # fmt: skip
@@ -595,7 +595,7 @@ def test_dialogue_with_llm_types_the_content(stub: StubServer) -> None:
 
 def test_dialogue_speaker_must_match_the_turn(stub: StubServer) -> None:
     wrong = {"actors": ["Ann", "Bob"], "items": [
-        {"type": "utterance", "sentence": 0, "speaker": "Bob",
+        {"type": "utterance", "sentence": 1, "speaker": "Bob",
          "content": {"subject": "Ann", "relation": "greet"}}]}  # fmt: skip
     stub.script(wrong, wrong)
     with pytest.raises(ParserRetryExhausted, match="but the turn is 'Ann'"):
@@ -672,7 +672,7 @@ def test_an_implied_mental_state_is_kept_and_labelled_implicit(stub: StubServer)
             "actors": ["Tom"],
             "entities": [{"name": "cookie", "kind": "object"}],
             "items": [
-                {"type": "mental_state", "sentence": 0, "holder": "Tom", "state": "desire",
+                {"type": "mental_state", "sentence": 1, "holder": "Tom", "state": "desire",
                  "stated": False, "relation": "want", "value": "the cookie"},
             ],
         }

@@ -43,8 +43,8 @@ TEXT = "Sally goes out. Anne goes out."
 GOOD: dict[str, Any] = {
     "actors": ["Sally", "Anne"],
     "items": [
-        {"type": "action", "sentence": 0, "kind": "exit", "actors": ["Sally"]},
-        {"type": "action", "sentence": 1, "kind": "exit", "actors": ["Anne"]},
+        {"type": "action", "sentence": 1, "kind": "exit", "actors": ["Sally"]},
+        {"type": "action", "sentence": 2, "kind": "exit", "actors": ["Anne"]},
     ],
 }
 

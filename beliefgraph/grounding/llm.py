@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import Field, ValidationInfo, model_validator
 
 from beliefgraph.models import BeliefModel
+from beliefgraph.text import numbered
 
 from .models import RowEvidence, Scene, StoryGrounding
 
@@ -144,7 +145,7 @@ def grounding_messages(
         "Actors: "
         + "; ".join(actors)
         + "\n\nStory sentences:\n"
-        + "\n".join(f"[{i}] {s}" for i, s in enumerate(sentences, start=1))
+        + numbered(sentences)
         + "\n\nRows:\n"
         + "\n".join(f"[{i}] {_chain_text(c)} : {p}" for i, (c, p) in enumerate(rows))
     )

@@ -12,7 +12,16 @@ Examples
 """
 
 from .normalise import normalise
+from .numbering import FIRST, numbered
 from .phrase import phrase_chain, upper_first
 from .segment import SentenceSpan, segment
 
-__all__ = ["SentenceSpan", "normalise", "phrase_chain", "segment", "upper_first"]
+__all__ = [
+    "FIRST",
+    "SentenceSpan",
+    "normalise",
+    "numbered",
+    "phrase_chain",
+    "segment",
+    "upper_first",
+]

@@ -174,14 +174,16 @@ def _participants(turns: Sequence[Turn], extra: Iterable[str] = ()) -> list[str]
 
 # -- parsing ----------------------------------------------------------------------------------
 def _request(turns: Sequence[Turn], people: list[str], strict: bool, checks: tuple) -> Any:
+    from beliefgraph.text import FIRST, numbered
+
     from .client import Request
-    from .parser import numbered
 
     prompt, messages = render(
         "dialogue", actors=", ".join(people), sentences=numbered(t.render() for t in turns)
     )
     context = {
         "sentences": [t.render() for t in turns],
+        "first": FIRST,
         "actors": people,
         "speakers": {i: t.speaker for i, t in enumerate(turns) if t.kind == "say"},
         "coverage": strict,
@@ -280,6 +282,10 @@ def _dialogue_story(
     text: str | None,
     name: str | None,
 ) -> ParsedStory:
+    if parse is not None:
+        from beliefgraph.text import FIRST
+
+        parse = parse.shifted(FIRST)  # the reply counts the turns as the prompt did, from 1
     names = Names(people, (e.name for e in parse.entities) if parse else ())
     by_turn: dict[int, list[Item]] = {}
     for item in parse.items if parse else ():

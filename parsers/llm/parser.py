@@ -22,12 +22,13 @@ sentence in the order the model lists them.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from beliefgraph.errors import BeliefGraphError, UnparsedSentenceError
 from beliefgraph.models import Event, ParseCost, ParsedStory, Sentence
+from beliefgraph.text import FIRST, numbered
 
 from .cache import LLMCache
 from .client import LLMClient, LLMSettings, LLMUsage, Request, collect_usage, open_cache
@@ -270,10 +271,11 @@ class LLMParser:
                 parsed=summary(base, upto=targets[-1]) or "(nothing yet)",
                 actors=", ".join(base.actors) or "(none)",
                 entities=", ".join(e.name for e in base.entities) or "(none)",
-                targets=", ".join(map(str, targets)),
+                targets=", ".join(str(t + FIRST) for t in targets),
             )
         context = {
             "sentences": [s.text for s in sentences],
+            "first": FIRST,
             "targets": targets,
             "actors": list(base.actors),
             "entities": [e.name for e in base.entities],
@@ -282,6 +284,7 @@ class LLMParser:
         request = Request(prompt, tuple(messages), context, self.checks, StoryParse)
 
         def finish(parse: StoryParse) -> ParsedStory:
+            parse = parse.shifted(FIRST)  # the reply counts as the prompt did, from 1
             if first and len(targets) == len(sentences):
                 return to_story(base.text, sentences, parse, parser=name)
             return merge_story(base, parse, parser=name)
@@ -452,17 +455,6 @@ def pending_story(
 
 
 # -- prompt text ------------------------------------------------------------------------------
-def numbered(texts: Iterable[str]) -> str:
-    """``[0] first\\n[1] second``.
-
-    Examples
-    --------
-    >>> numbered(["Ann left.", "Bob came."])
-    '[0] Ann left.\\n[1] Bob came.'
-    """
-    return "\n".join(f"[{i}] {t}" for i, t in enumerate(texts))
-
-
 def describe(e: Event) -> str:
     """A short rendering of an event for the prompt: ``move(Sally: ball -> basket)``."""
     who = ", ".join(e.actors)
@@ -479,12 +471,15 @@ def describe(e: Event) -> str:
 
 
 def summary(story: ParsedStory, *, upto: int) -> str:
-    """What was read from each sentence up to ``upto``, one line per sentence."""
+    """What was read from each sentence up to ``upto`` (an index), one line per sentence,
+    numbered as the prompt numbers the sentences."""
     unread = {s.index for s in story.sentences if not s.parsed}
     by_sentence: dict[int, list[str]] = {}
     for e in story.events:
         if e.sentence_index not in unread:
             by_sentence.setdefault(e.sentence_index, []).append(describe(e))
     return "\n".join(
-        f"[{i}] " + "; ".join(items) for i, items in sorted(by_sentence.items()) if i <= upto
+        f"[{i + FIRST}] " + "; ".join(items)
+        for i, items in sorted(by_sentence.items())
+        if i <= upto
     )

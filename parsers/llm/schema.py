@@ -14,6 +14,15 @@ come in six types, told apart by ``type``:
 - ``perception``: what an actor can or cannot perceive ("X cannot see inside the bag");
 - ``default``: what an actor assumes a container holds ("a KFC bag contains KFC food").
 
+Beside the items, ``beliefs`` lists what the story states or implies someone believes (a
+hint's intent, a speaker's feeling, what a listener infers, what one actor thinks another
+thinks): the holder chain, a minimal proposition, the evidence sentences and how the holder
+came by it (``BeliefOut``). ``convert`` makes them the graph's implied beliefs.
+
+Sentence numbers are those the model was shown: ``numbered`` counts from 1
+(``beliefgraph.text.FIRST``), and the validation context's ``first`` says so; ``shifted``
+gives the parse counted from 0, as ``Sentence.index`` is.
+
 Every list and string has a ``max_length``, so a constrained decoder always terminates.
 Validators read the story through the validation context (``StoryParse.check`` lists the
 keys) and reject actors or things the text never mentions, moves of things not yet
@@ -42,8 +51,10 @@ from pydantic import (
 from beliefgraph.models import ContentType
 
 __all__ = [
+    "HOW",
     "MAX_ITEMS",
     "Action",
+    "BeliefOut",
     "Claim",
     "DefaultAssumption",
     "EntityOut",
@@ -62,6 +73,10 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Word = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
 Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 SentenceNo = Annotated[int, Field(ge=0, le=999)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160)]
+How = Literal["inferred", "implied", "told", "saw", "remembers", "imagined"]
+HOW: tuple[str, ...] = ("inferred", "implied", "told", "saw", "remembers", "imagined")
+"""How a holder comes by a belief (``BeliefOut.how``)."""
 Names = Annotated[list[Name], Field(max_length=8)]
 
 
@@ -185,6 +200,29 @@ class DefaultAssumption(_Out):
     contents: Name
 
 
+class BeliefOut(_Out):
+    """A belief the story states or implies: who holds it, what, on which evidence, how."""
+
+    holders: Annotated[list[Name], Field(min_length=1, max_length=3)]
+    """The holder chain, outermost first: ["A"] is "A believes p", ["A", "B"] is "A
+    believes that B believes p"."""
+    proposition: Text
+    """p in minimal words, present tense, names instead of pronouns ("Li needs eggs")."""
+    claim: Claim
+    """p typed: its content type, subject, relation and value."""
+    evidence: Annotated[list[SentenceNo], Field(min_length=1, max_length=8)]
+    """The numbers of the sentences the holder has it from (what they saw, heard, did)."""
+    how: How
+    """inferred: worked out from what the holder perceived (a hint's intent, another's
+    thoughts); implied: the holder's own unstated intention, feeling or expectation the
+    story implies; told, saw, remembers; imagined: supposed, pretended or hoped."""
+
+    @property
+    def sentence(self) -> int:
+        """The sentence from which the belief is held: its last evidence."""
+        return max(self.evidence)
+
+
 Item = Annotated[
     Action | Fact | Utterance | MentalState | Perception | DefaultAssumption,
     Field(discriminator="type"),
@@ -211,13 +249,34 @@ class StoryParse(_Out):
     """Every object, container and room."""
     items: Annotated[list[Item], Field(max_length=MAX_ITEMS)] = []
     """What happens, one item per event or state, in story order."""
+    beliefs: Annotated[list[BeliefOut], Field(max_length=MAX_ITEMS)] = []
+    """What the story states or implies each actor believes, beyond what they perceive."""
+
+    def shifted(self, first: int) -> StoryParse:
+        """The parse with sentence ``first`` renumbered 0 (the reply counted from ``first``).
+
+        Examples
+        --------
+        >>> p = StoryParse.model_validate({"actors": ["Ann"], "items": [{"type": "action",
+        ...     "sentence": 1, "kind": "exit", "actors": ["Ann"]}]})
+        >>> p.shifted(1).items[0].sentence
+        0
+        """
+        if not first:
+            return self
+        items = [i.model_copy(update={"sentence": i.sentence - first}) for i in self.items]
+        beliefs = [
+            b.model_copy(update={"evidence": [n - first for n in b.evidence]}) for b in self.beliefs
+        ]
+        return self.model_copy(update={"items": items, "beliefs": beliefs})
 
     @model_validator(mode="after")
     def check(self, info: ValidationInfo) -> StoryParse:
         """Check the parse against the source.
 
-        The validation context holds ``sentences`` (the numbered texts), ``targets`` (the
-        numbers to read; default all), ``actors`` and ``entities`` known from elsewhere
+        The validation context holds ``sentences`` (the texts), ``first`` (the number the
+        model saw on ``sentences[0]``; default 0), ``targets`` (the indices to read, from 0;
+        default all), ``actors`` and ``entities`` known from elsewhere
         (the offline parser, a dialogue's speakers), ``speakers`` (sentence number to the
         speaker a dialogue turn has), ``coverage`` (every target must yield an item) and
         ``checks`` (callables taking the parse and returning an error text or None).
@@ -300,7 +359,9 @@ def mentioned(name: str, text: str) -> bool:
 
 def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
     sentences: list[str] = list(ctx["sentences"])
-    targets = set(ctx.get("targets") or range(len(sentences)))
+    first = int(ctx.get("first", 0))
+    # Numbers as the model saw them: every message below speaks its numbering.
+    targets = {t + first for t in ctx.get("targets") or range(len(sentences))}
     text = " ".join(sentences)
     known_actors = {name_key(a) for a in ctx.get("actors", ())}
     known_things = {name_key(e) for e in ctx.get("entities", ())}
@@ -353,7 +414,7 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
             ):
                 thing(f"{where} {label}", value)
             if item.kind == "move" and item.obj is not None:
-                before = " ".join(sentences[: s + 1])
+                before = " ".join(sentences[: s - first + 1])
                 if not mentioned(item.obj, before) and not resolve(
                     name_key(item.obj), known_things
                 ):
@@ -367,10 +428,9 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
             actor(where, item.speaker)
             for a in item.addressees:
                 actor(where, a)
-            if s in speakers and name_key(item.speaker) != name_key(speakers[s]):
-                problems.append(
-                    f"{where}: speaker is {item.speaker!r} but the turn is {speakers[s]!r}"
-                )
+            turn = speakers.get(s - first)
+            if turn is not None and name_key(item.speaker) != name_key(turn):
+                problems.append(f"{where}: speaker is {item.speaker!r} but the turn is {turn!r}")
         elif isinstance(item, MentalState):
             actor(where, item.holder)
         elif isinstance(item, Perception):
@@ -380,6 +440,19 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
             for a in item.holders:
                 actor(where, a)
             thing(f"{where} container", item.container)
+    shown = range(first, first + len(sentences))
+    for n, belief in enumerate(parse.beliefs):
+        where = f"belief {n} ({' > '.join(belief.holders)}: {belief.proposition!r})"
+        for h in belief.holders:
+            actor(where, h)
+        if any(a == b for a, b in zip(belief.holders, belief.holders[1:], strict=False)):
+            problems.append(f"{where}: a holder chain never names one actor twice in a row")
+        outside = [e for e in belief.evidence if e not in shown]
+        if outside:
+            problems.append(
+                f"{where}: evidence {outside} is not a sentence number "
+                f"({first}..{first + len(sentences) - 1})"
+            )
     for check in ctx.get("checks", ()):
         if message := check(parse):
             problems.append(message)

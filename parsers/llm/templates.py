@@ -19,12 +19,12 @@ from string import Template
 
 __all__ = ["PROMPT_VERSION", "Prompt", "load_prompt", "render"]
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"
 _MARKER = re.compile(r"^---(user|assistant)---$", re.M)
 
 
 class Prompt:
-    """One template: its id (``story.v1``), its messages, and a hash of its text."""
+    """One template: its id (``story.v2``), its messages, and a hash of its text."""
 
     def __init__(self, ident: str, text: str) -> None:
         self.id = ident
@@ -49,7 +49,7 @@ def load_prompt(name: str, version: str = PROMPT_VERSION) -> Prompt:
     Examples
     --------
     >>> load_prompt("story").id
-    'story.v1'
+    'story.v2'
     """
     ident = f"{name}.{version}"
     root = files(__package__) / "prompts"
