@@ -188,7 +188,7 @@ def evidence_access(
     for n in sorted(set(sentences)):
         ok, how = _perceived(graph, n, holder, text, scenes)
         if ok:
-            return True, f"{holder} perceived sentence {n}, which the grounding links it to ({how})."
+            return True, f"{holder} perceived sentence {n}, linked to it by the grounding ({how})."
     return False, f"{holder} perceived none of sentence(s) {sorted(set(sentences))} ({text!r})."
 
 
