@@ -150,6 +150,13 @@ def _in_sentence(graph: BeliefGraph, event: Event, n: int) -> bool:
     return event.sentence_index + 1 == n
 
 
+def _about(event: Event, holder: str) -> bool:
+    """A narrated fact about the holder (their perception, their state) is known to them: the
+    perception model's own rule, which it applies only when it knows the holder's room."""
+    p = event.proposition
+    return event.kind == "narrate" and p is not None and p.subject == holder and not p.negated
+
+
 def _perceived(
     graph: BeliefGraph, n: int, holder: str, option: str, scenes: StoryGrounding | None
 ) -> tuple[bool, str]:
@@ -162,9 +169,11 @@ def _perceived(
     """
     steps = [s for s in graph.timeline.steps if _in_sentence(graph, s.event, n)]
     if steps:
-        words = set(content_tokens(option))
+        # The thing's words, not the people's: every event about William names "William".
+        people = set(content_tokens(" ".join(graph.actors)))
+        words = set(content_tokens(option)) - people
         about = [s for s in steps if _event_words(s) & words] or steps
-        return all(holder in s.perceivers for s in about), "the graph"
+        return all(holder in s.perceivers or _about(s.event, holder) for s in about), "the graph"
     scene = scenes.scene(n) if scenes is not None else None
     if scene is None:
         return False, "no reading of it"
