@@ -535,7 +535,7 @@ def _co_present(
         out.append(spec.model_copy(update={"perceivers": kept}))
         gone = ", ".join(sorted(step.perceivers - there))
         notes.append(f"{gone} not there to perceive sentence {spec.sentence + 1} (the grounding).")
-    return tuple(out), notes
+    return tuple(out), list(dict.fromkeys(notes))
 
 
 def _as_actor(name: str, actors: Sequence[str]) -> str:
