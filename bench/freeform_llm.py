@@ -10,8 +10,8 @@ Sample (item-blind, fixed before any answer was seen): SimpleToM, the 10 fixture
 English story of each of three tasks chosen by what the graph reads (``TOMBENCH_TASKS``).
 
 Through beliefgraph (``freeform_through.jsonl``): per story one parse request and one
-grounding request (``beliefgraph.ground.v1``), independent, one batch round; an aware control
-adds its parse only (its questions are grounded in the original story: the same request).
+grounding request (``beliefgraph.ground.v1``), independent, one batch round (an aware control
+is a story of its own; a ToMBench story whose questions the question module reads, parse only).
 Directly (``freeform_direct.jsonl``, and ``freeform_direct_controls.jsonl`` for the aware
 controls): one request per question in the paper's prompt format (SimpleToM: Gu et al., App.
 K.1 format; ToMBench: the release's English prompt). The model name is ``frontier`` and no
