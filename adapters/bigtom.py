@@ -215,6 +215,7 @@ def _conditions(path: Path, lineno: int, f: dict[str, str]) -> list[Item]:
                         "false_control": f"{control} {f['not_aware_of_random_event']}",
                     }[condition]
                 tag = f"{int(shown)}_{variable}_{condition}"
+                init = "shown" if shown else "hidden"
                 out.append(
                     Item(
                         id=f"{path.stem}:{lineno}:{tag}",
@@ -228,7 +229,10 @@ def _conditions(path: Path, lineno: int, f: dict[str, str]) -> list[Item]:
                             "agent": agent,
                             "variable": variable,
                             "condition": condition,
-                            "initial_belief": "shown" if shown else "hidden",
+                            "initial_belief": init,
+                            # the breakdown keys, so that an item never answered has them too
+                            "cell": f"{variable}/{condition}",
+                            "paper_cell": f"{init}/{variable}/{condition}",
                             "fields": f,
                         },
                     )

@@ -907,6 +907,8 @@ class _Conversation:
     replies: dict[int, str] = field(default_factory=dict)
     results: dict[int, tuple[bool, str, str]] = field(default_factory=dict)
     """turn -> (correct, gold followed, verdict)."""
+    pending: str = ""
+    """Why the conversation stopped early: its next turn waits for a batch round."""
 
 
 class StoryTurnPrompt:
@@ -925,6 +927,8 @@ class StoryTurnPrompt:
         return str(item.meta["storyturn"])
 
     def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> _Conversation:
+        from beliefgraph.parsers.llm import AnswerPending
+
         storyturn = StoryTurn.model_validate(item.meta["record"])
         out = _Conversation()
         messages: list[dict[str, str]] = []
@@ -938,7 +942,11 @@ class StoryTurnPrompt:
                 continue
             messages.append({"role": "user", "content": "\n\n".join([*carried, said])})
             carried = []
-            reply = ask(list(messages))  # AnswerPending ends the conversation: next round
+            try:
+                reply = ask(list(messages))
+            except AnswerPending as err:  # this turn needs the next batch round; keep the rest
+                out.pending = str(err)
+                break
             messages.append({"role": "assistant", "content": reply})
             golds = turn.answers
             if len(golds) > 1 and branch is None:  # a branching answer: the reply picks one
@@ -957,13 +965,16 @@ class StoryTurnPrompt:
         k = int(item.meta["turn"])
         conversation: _Conversation = state
         reply = conversation.replies.get(k)
-        correct, gold, verdict = conversation.results.get(k, (False, item.answer, "no reply"))
+        unasked = conversation.pending or "no reply"
+        correct, gold, verdict = conversation.results.get(k, (False, item.answer, unasked))
         return ItemResult(
             id=item.id,
             gold=gold,
             prediction=None if reply is None else reply.strip(),
             correct=correct,
-            explanation=tuple(x for x in (f"the model replied {reply!r}", verdict) if x),
+            explanation=tuple(
+                x for x in (None if reply is None else f"the model replied {reply!r}", verdict) if x
+            ),
             breakdown={
                 "task": item.meta.get("task") or "?",
                 "answer_type": str(item.meta["answer_type"]),

@@ -23,6 +23,7 @@ one batch round per turn; one question per request (BigToM, OpenToM) needs one r
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from beliefgraph.errors import ConfigurationError
@@ -32,7 +33,7 @@ from beliefgraph.models import ParseCost, ParsedStory
 from .benchmark import Benchmark
 from .item import Item, ItemResult
 
-__all__ = ["Ask", "DirectPrompt", "direct_client", "make_direct"]
+__all__ = ["Ask", "DirectPrompt", "direct_client", "import_rounds", "make_direct"]
 
 Ask = Callable[[list[dict[str, str]]], str]
 """Send chat messages as one plain-text request; the model's reply."""
@@ -161,3 +162,33 @@ class _Echo:
 
     def score(self, item: Item, state: Any) -> ItemResult:
         return ItemResult.answered(item, str(state))
+
+
+def import_rounds(answers: Path, cache: Any, run: Callable[[], Any], *, rounds: int = 20) -> Any:
+    """Import an answers file that holds several batch rounds of one run (a conversation's
+    turns): ``run()`` (the run with its ``batch_out``, which records the next round's pending
+    requests in ``cache``) and ``import_results`` alternate until no more answers can be
+    stored; the last import's report is returned (its ``problems`` are the lines no round
+    asked for).
+
+    Parameters
+    ----------
+    answers : Path
+        The Batch API output file (every round's answers, in any order).
+    cache : LLMCache
+        The cache the run writes its pending requests to.
+    run : callable
+        Runs the benchmark once with the batch file set.
+    rounds : int
+        At most this many rounds.
+    """
+    from beliefgraph.parsers.llm import import_results
+
+    report, stored = None, -1
+    for _ in range(rounds):
+        run()
+        report = import_results(answers, cache)
+        if not report.problems or report.stored == stored:  # all stored, or no round left
+            break
+        stored = report.stored
+    return report

@@ -16,7 +16,7 @@ from beliefgraph.models import Belief, Context, KnowledgeAccess, MentalSource, T
 if TYPE_CHECKING:
     from beliefgraph.solvers import Propagator, Segment, Timeline
 
-__all__ = ["to_belief"]
+__all__ = ["reference", "to_belief"]
 
 _SOURCES: dict[str, MentalSource] = {
     "narration": "Narration",
@@ -39,9 +39,8 @@ def to_belief(
     decides when knowledge is Public.
     """
     timeline = propagator.timeline
-    var = seg.proposition.variable
     when = (seg.end - 1) if seg.end is not None else propagator.end
-    ref = propagator.at(chain[1:], var, when) if chain else seg
+    ref = reference(chain, seg, propagator)
     truth: TruthStatus = (
         "Unknown" if ref is None else ("True" if ref.value == seg.value else "False")
     )
@@ -77,6 +76,16 @@ def to_belief(
     )
 
 
+def reference(chain: tuple[str, ...], seg: Segment, propagator: Propagator) -> Segment | None:
+    """What ``seg`` is true or false against: the inner holder's belief (for a world fact,
+    itself) at the end of its span. Beyond order 1 a belief's labels read only this and the
+    segment itself, which lets chains share them (``BeliefGraph``)."""
+    if not chain:
+        return seg
+    when = (seg.end - 1) if seg.end is not None else propagator.end
+    return propagator.at(chain[1:], seg.proposition.variable, when)
+
+
 def _stated(seg: Segment, timeline: Timeline) -> bool:
     """Whether the text states what produced the segment (not merely implies it)."""
     return not seg.provenance or timeline.steps[seg.provenance[0] - 1].event.stated
@@ -96,6 +105,8 @@ def _access(
         if not witnesses or witnesses >= cast:
             return "Public"
         return "Private" if len(witnesses) == 1 else "Shared"
+    if len(chain) >= 2:
+        return "Private"  # a belief about a belief is the holder's own inference
     var = seg.proposition.variable
     sharing = set(propagator.sharing(var, seg.value, when, frozenset(witnesses)))
     # A belief about where another actor is, or what they did, is not shared with that actor
@@ -104,7 +115,7 @@ def _access(
     if about in cast and about not in chain and seg.proposition.content_type in _ABOUT_ACTORS:
         sharing.discard(about)
         cast = cast - {about}
-    if len(chain) >= 2 or len(sharing) <= 1:
+    if len(sharing) <= 1:
         return "Private"
     return "Public" if sharing >= cast else "Shared"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
@@ -472,10 +473,15 @@ def _unperceived(story: ParsedStory) -> dict[int, frozenset[str]]:
 _SENSES = frozenset({"hear", "see", "notice"})
 
 
+# Propositions are frozen, so one object can stand for every "X is in R" of a run: the replay
+# states each actor's place at every entry, and building (validating) it anew each time was a
+# tenth of tracking a ToMi story.
+@lru_cache(maxsize=1 << 14)
 def _located(thing: str, room: str) -> Proposition:
     return Proposition(content_type="Location", subject=thing, relation="in", value=room)
 
 
+@lru_cache(maxsize=1 << 14)
 def _did(actor: str, verb: str, value: str | None, target: str | None = None) -> Proposition:
     return Proposition(
         content_type="Action/Event", subject=actor, relation=verb, value=value, target=target

@@ -7,7 +7,10 @@ trust policy. Everything else is memory: the chain keeps what it had, and where 
 is about has changed unseen, the belief turns stale (source Memory, context Temporal).
 
 Chains are computed on demand and memoised, so the cost grows with the questions asked, not
-with actors ** order. The same chain and variable always give the same result.
+with actors ** order. The same chain and variable always give the same result. Chains that
+perceived the same steps about a variable (and stand in the same relation to its tellings)
+share one computed list of segments: in a room of six, most of the 750 order-4 chains see
+exactly what the others see, so they are computed once, not 750 times.
 
 Limits: actors are assumed to perceive an event completely or not at all; trust is judged
 per telling, not revised later.
@@ -77,12 +80,19 @@ class Propagator:
     def __init__(self, timeline: Timeline, policy: TrustPolicy) -> None:
         self.timeline = timeline
         self.policy = policy
-        self._raw: dict[tuple[tuple[str, ...], Variable], list[Segment]] = {}
         self._split: dict[tuple[tuple[str, ...], Variable], list[Segment]] = {}
         self._starts: dict[tuple[tuple[str, ...], Variable], list[int]] = {}
+        # Shared results: raw segments by what a chain perceived (``_perception_key``), and
+        # memory-flagged ones by the identity of their raw list and of the inner chain's list.
+        self._raw: dict[tuple[object, ...], list[Segment]] = {}
+        self._memory: dict[tuple[int, int], tuple[list[Segment], list[int]]] = {}
+        self._flagged: dict[tuple[int, tuple[int, ...]], tuple[list[Segment], list[int]]] = {}
+        self._change_index: dict[int, tuple[list[int], list[Value]]] = {}
+        self._pool: dict[Segment, Segment] = {}
         self._sharing: dict[tuple[Variable, Value, int, frozenset[str]], frozenset[str]] = {}
         self._touching: dict[Variable, list[Step]] | None = None
         self._changing: dict[Variable, list[Step]] | None = None
+        self._seen: dict[Variable, _Seen] = {}
 
     # -- which events concern a variable ---------------------------------------------------
     def touching(self, var: Variable) -> list[Step]:
@@ -115,12 +125,69 @@ class Propagator:
         A cheap test that never says no to a chain that has a belief; ``beliefs`` uses it to
         prune the chains it lists (actors ** order) to those who perceived something.
         """
-        if not chain:
-            return True
-        members = frozenset(chain)
-        return any(
-            members <= step.perceivers or _assumes_heard(chain, step) for step in self.touching(var)
-        )
+        return not chain or self._passed(chain, var) != 0
+
+    def _seen_of(self, var: Variable) -> _Seen:
+        seen = self._seen.get(var)
+        if seen is None:
+            seen = self._seen[var] = _Seen.of(self.touching(var), var)
+        return seen
+
+    def _passed(self, chain: tuple[str, ...], var: Variable) -> int:
+        """The steps of ``touching(var)`` that reach ``chain``, as a bit set (bit i: step i).
+
+        A step reaches a chain that all perceived it, or whose last link is a telling's
+        addressee the rest of the chain saw being told (``_assumes_heard``).
+        """
+        seen = self._seen_of(var)
+        mask = seen.all
+        by_actor = seen.by_actor
+        for a in chain[:-1]:
+            mask &= by_actor.get(a, 0)
+        passed = mask & by_actor.get(chain[-1], 0)
+        if len(chain) >= 2:
+            passed |= mask & seen.addressed.get((chain[-2], chain[-1]), 0)
+        return passed
+
+    def _perception_key(self, chain: tuple[str, ...], var: Variable) -> tuple[object, ...]:
+        """What ``_raw_segments`` reads of ``chain``: equal keys give equal segments.
+
+        The steps that reach the chain, and for each telling among them the chain's part in it
+        (``_testimony`` reads no more): whether the chain is too deep for testimony, whether
+        its last link is the speaker (then who the speaker told and what that one believed
+        just before), a hearer of the speaker, a bystander, or outside the telling.
+        """
+        passed = self._passed(chain, var)
+        seen = self._seen_of(var)
+        tells = passed & seen.tells
+        if not tells:
+            return (var, passed)
+        policy = self.policy
+        if policy.max_depth is not None and len(chain) > policy.max_depth:
+            return (var, passed)  # no telling reaches a chain this deep
+        roles: list[object] = []
+        last = chain[-1]
+        before = chain[-2] if len(chain) >= 2 else None
+        while tells:
+            low = tells & -tells
+            tells ^= low
+            step = seen.steps[low.bit_length() - 1]
+            e = step.event
+            hearers = seen.hearers[e.id]
+            if last == e.agent:
+                if before is None or before not in hearers:
+                    roles.append(None)
+                else:
+                    roles.append(("told", before, self.at(chain[:-1], var, e.id - 1)))
+            elif last not in hearers:
+                roles.append(None)
+            elif before is not None and before == e.agent:
+                roles.append("teller's hearer")
+            elif before is not None and not policy.bystanders_model_hearers:
+                roles.append(None)
+            else:
+                roles.append(("hearer", last))
+        return (var, passed, tuple(roles))
 
     @property
     def end(self) -> int:
@@ -131,8 +198,8 @@ class Propagator:
         key = (chain, var)
         found = self._split.get(key)
         if found is None:
-            found = self._split[key] = self._with_memory(chain, var)
-            self._starts[key] = [seg.start for seg in found]
+            found, self._starts[key] = self._with_memory(chain, var)
+            self._split[key] = found
         return found
 
     def at(self, chain: tuple[str, ...], var: Variable, t: int | None = None) -> Segment | None:
@@ -164,17 +231,22 @@ class Propagator:
 
     # -- order >= 1 ------------------------------------------------------------------------
     def _raw_segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
-        key = (chain, var)
-        if key in self._raw:
-            return self._raw[key]
-        if not chain:
-            self._raw[key] = self._world(var)
-            return self._raw[key]
+        """The chain's beliefs about ``var`` as it formed them, before memory is flagged;
+        one list shared by every chain with the same ``_perception_key``."""
+        key = self._perception_key(chain, var) if chain else (var,)
+        found = self._raw.get(key)
+        if found is None:
+            found = self._raw[key] = self._derive(chain, var) if chain else self._world(var)
+        return found
+
+    def _derive(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
         segs: list[Segment] = []
-        members = frozenset(chain)
-        for step in self.touching(var):  # no other step shows or tells anything about var
-            if not members <= step.perceivers and not _assumes_heard(chain, step):
-                continue
+        steps = self._seen_of(var).steps
+        passed = self._passed(chain, var)
+        while passed:  # no other step shows or tells anything about var that reaches chain
+            low = passed & -passed
+            passed ^= low
+            step = steps[low.bit_length() - 1]
             cur = segs[-1] if segs else None
             if cur is not None and cur.end is not None:
                 cur = None  # the last belief was seen to end
@@ -203,8 +275,12 @@ class Propagator:
             if cur is not None:
                 segs[-1] = _ending(cur, new.start)
             segs.append(new)
-        self._raw[key] = segs
-        return segs
+        return [self._intern(seg) for seg in segs]
+
+    def _intern(self, seg: Segment) -> Segment:
+        """One object per distinct segment: chains that saw different steps still mostly
+        form equal beliefs, and the graph labels each object once (``BeliefGraph``)."""
+        return self._pool.setdefault(seg, seg)
 
     @staticmethod
     def _perceive(step: Step, var: Variable, cur: Segment | None) -> Segment | None:
@@ -266,28 +342,65 @@ class Propagator:
         return own is not None and own.value != seg.proposition.assigned
 
     # -- memory and staleness -------------------------------------------------------------
-    def _with_memory(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+    def _with_memory(
+        self, chain: tuple[str, ...], var: Variable
+    ) -> tuple[list[Segment], list[int]]:
         """Flag beliefs that went stale: the thing they are about changed unseen.
 
         That thing is the world for order 1 and the inner holder's belief for deeper orders.
         A belief is one segment from the event that formed it to the event that changed it;
-        whether it is now a memory is a label (``labelling``), not a new belief.
+        whether it is now a memory is a label (``labelling``), not a new belief. Returns the
+        segments and their start times; chains with the same raw segments and the same inner
+        chain's segments share one result.
         """
         raw = self._raw_segments(chain, var)
-        if not chain:
-            return raw
-        reference = self.segments(chain[1:], var)
-        out: list[Segment] = []
-        for seg in raw:
-            stale = any(
-                seg.start < ref.start
-                and (seg.end is None or ref.start < seg.end)
-                and ref.value != seg.value
-                and _true_before(reference, seg.value, ref.start)
-                for ref in reference
+        reference = self.segments(chain[1:], var) if chain else None
+        key = (id(raw), id(reference))  # both lists live as long as this propagator
+        found = self._memory.get(key)
+        if found is not None:
+            return found
+        stale: tuple[int, ...] = ()
+        if reference:
+            # A belief is stale when, after it formed and while it lasted, the reference
+            # changed from its value to another one.
+            starts, before = self._changes(reference)
+            stale = tuple(
+                k
+                for k, seg in enumerate(raw)
+                if seg.value
+                in before[
+                    bisect.bisect_right(starts, seg.start) : len(starts)
+                    if seg.end is None
+                    else bisect.bisect_left(starts, seg.end)
+                ]
             )
-            out.append(replace(seg, stale=True) if stale else seg)
-        return out
+        # One list per raw list and staleness, whatever the reference: chains whose inner
+        # chains differ but flag the same beliefs share it, and so do the chains built on them.
+        found = self._flagged.get((id(raw), stale))
+        if found is None:
+            out = list(raw)
+            for k in stale:
+                out[k] = self._intern(replace(raw[k], stale=True))
+            found = self._flagged[(id(raw), stale)] = (out, [seg.start for seg in out])
+        self._memory[key] = found
+        return found
+
+    def _changes(self, reference: list[Segment]) -> tuple[list[int], list[Value]]:
+        """When ``reference`` changed from one value to another: the times, and the values
+        it changed from (memoised by the list, which lives as long as this propagator)."""
+        found = self._change_index.get(id(reference))
+        if found is None:
+            starts: list[int] = []
+            before: list[Value] = []
+            for i, ref in enumerate(reference):
+                # The segments follow one another, so only the one before may hold just before.
+                prev = reference[i - 1] if i else None
+                held = prev.value if prev is not None and prev.holds_at(ref.start - 1) else None
+                if held is not None and ref.value != held:
+                    starts.append(ref.start)
+                    before.append(held)
+            found = self._change_index[id(reference)] = (starts, before)
+        return found
 
     def sharing(self, var: Variable, value: Value, t: int, among: frozenset[str]) -> frozenset[str]:
         """The actors of ``among`` who believe ``var`` has ``value`` at ``t`` (memoised: every
@@ -319,6 +432,48 @@ class Propagator:
         return self.timeline.room_of(holder, at) != room
 
 
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """Who perceived which of a variable's steps, as bit sets over ``steps`` (bit i: step i).
+
+    A chain's steps are then the AND of its members' sets: a few integer operations instead
+    of a subset test per step.
+    """
+
+    steps: list[Step]
+    all: int
+    by_actor: dict[str, int]
+    tells: int
+    """Tellings about the variable itself (the ones testimony can come from)."""
+    addressed: dict[tuple[str, str], int]
+    """(speaker, addressee) -> tellings addressed to them, which the addressee is assumed
+    to have heard."""
+    hearers: dict[int, frozenset[str]]
+    """Event id of each telling -> its hearers (the addressees, else everyone else there)."""
+
+    @classmethod
+    def of(cls, steps: list[Step], var: Variable) -> _Seen:
+        by_actor: dict[str, int] = {}
+        addressed: dict[tuple[str, str], int] = {}
+        hearers: dict[int, frozenset[str]] = {}
+        tells = 0
+        for i, step in enumerate(steps):
+            bit = 1 << i
+            for a in step.perceivers:
+                by_actor[a] = by_actor.get(a, 0) | bit
+            e = step.event
+            if e.kind != "tell":
+                continue
+            for h in e.hearers:
+                if e.agent is not None:
+                    addressed[(e.agent, h)] = addressed.get((e.agent, h), 0) | bit
+            claim = e.proposition
+            if claim is not None and e.agent is not None and claim.variable == var:
+                tells |= bit
+                hearers[e.id] = frozenset(e.hearers) if e.hearers else step.perceivers - {e.agent}
+        return cls(steps, (1 << len(steps)) - 1, by_actor, tells, addressed, hearers)
+
+
 def _assumes_heard(chain: tuple[str, ...], step: Step) -> bool:
     """A speaker takes its addressee to have heard, even when the addressee did not.
 
@@ -348,14 +503,6 @@ def _ending(seg: Segment, end: int) -> Segment:
         seg.speaker,
         seg.stale,
     )
-
-
-def _true_before(reference: list[Segment], value: Value, t: int) -> bool:
-    """Whether the reference held ``value`` just before time ``t``."""
-    for seg in reference:
-        if seg.holds_at(t - 1):
-            return seg.value == value
-    return False
 
 
 def _with_value(prop: Proposition, value: Value) -> Proposition:

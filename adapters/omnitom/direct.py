@@ -70,29 +70,17 @@ PROMPT_IDS = {
 
 
 def direct_client() -> Any:
-    """The LLM client of the run's parser, else one built from the environment.
+    """The LLM client of the run's parser, else one built from the environment (the shared
+    ``adapters.direct.direct_client``).
 
     Raises
     ------
     ConfigurationError
         When no parser of the run has a client and no endpoint is configured.
     """
-    from ..reading import chosen_client
+    from ..direct import direct_client as shared
 
-    client = chosen_client()
-    if client is not None:
-        return client
-    from beliefgraph.parsers.llm import LLMClient, LLMConfigurationError, LLMSettings
-    from beliefgraph.parsers.llm.client import open_cache
-
-    try:
-        settings = LLMSettings.resolve()
-    except LLMConfigurationError as err:
-        raise ConfigurationError(
-            f"the OmniToM direct baseline asks a model: run it with parser='llm' and its "
-            f"settings, or configure an endpoint ({err})"
-        ) from None
-    return LLMClient(settings, open_cache(None))
+    return shared("the OmniToM direct baseline")
 
 
 def stage1_rows(text: str) -> tuple[list[OmniRow], int]:
