@@ -535,14 +535,23 @@ def _settled_heap() -> Iterator[None]:
     the run. Forked workers inherit the frozen heap, which also spares its pages from being
     copied when the collector would touch them.
     """
-    thresholds = gc.get_threshold()
-    gc.freeze()  # no collection first: it would itself be a full pass
-    gc.set_threshold(max(thresholds[0], 10_000), *thresholds[1:])
+    with _HEAP_LOCK:  # runs in several threads at once: the first sets, the last restores
+        _HEAP_RUNS.append(gc.get_threshold())
+        if len(_HEAP_RUNS) == 1:
+            gc.freeze()  # no collection first: it would itself be a full pass
+            gc.set_threshold(max(_HEAP_RUNS[0][0], 10_000), *_HEAP_RUNS[0][1:])
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        with _HEAP_LOCK:
+            if len(_HEAP_RUNS) == 1:
+                gc.set_threshold(*_HEAP_RUNS[0])
+                gc.unfreeze()
+            _HEAP_RUNS.pop()
+
+
+_HEAP_LOCK = threading.Lock()
+_HEAP_RUNS: list[tuple[int, ...]] = []  # the thresholds before each run in progress
 
 
 def _can_alarm() -> bool:

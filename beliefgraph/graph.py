@@ -12,6 +12,7 @@ from beliefgraph.labelling import reference, to_belief
 from beliefgraph.models import Answer, Belief, Event, ParsedStory, Proposition
 from beliefgraph.registry import resolve, trust_policies
 from beliefgraph.solvers import PerceptionModel, Propagator, TrustPolicy, normalise_chain, simulate
+from beliefgraph.solvers.implied import Implied, implied_beliefs
 from beliefgraph.solvers.perception import Value, Variable
 
 if TYPE_CHECKING:  # networkx loads on the first to_networkx(), not on import
@@ -71,6 +72,8 @@ class BeliefGraph:
         self._cast = frozenset(
             a for a in story.actors if any(a in s.perceivers for s in self.timeline.steps)
         )
+        self.implied: Implied = implied_beliefs(story, self.timeline, self._cast)
+        """The story's implied beliefs (``ParsedStory.implied``), typed and propagated."""
         self._nx: nx.MultiDiGraph | None = None
         # labelled beliefs shared by chains of order >= 2 (``_derived``)
         self._labelled: dict[tuple[int, tuple[Value] | None], Belief] = {}
@@ -118,7 +121,7 @@ class BeliefGraph:
         chain = self._chain(holders)
         var = self._variable(obj, variable)
         t = self.end if at is None else at
-        if not any(b.holders == chain for b in self.asserted):
+        if not any(b.holders == chain for b in (*self.asserted, *self.implied.beliefs)):
             # Only the belief held at t is labelled, not the chain's whole history.
             held = self._derived(chain, var, t)
             return held[-1] if held else None
@@ -134,7 +137,9 @@ class BeliefGraph:
         chain = self._chain(holders)
         var = self._variable(obj, variable)
         asserted = [
-            b for b in self.asserted if b.holders == chain and b.proposition.variable == var
+            b
+            for b in (*self.asserted, *self.implied.beliefs)
+            if b.holders == chain and b.proposition.variable == var
         ]
         derived = self._derived(chain, var)
         return sorted(derived + asserted, key=lambda b: b.start) if asserted else derived
@@ -152,6 +157,8 @@ class BeliefGraph:
         """
         prop = self.propagator
         segs = prop.segments(chain, var)
+        if not segs:
+            return []
         if len(chain) < 2:
             return [
                 to_belief(chain, s, prop, self._cast) for s in segs if at is None or s.holds_at(at)
@@ -191,22 +198,29 @@ class BeliefGraph:
         actors ** order; a chain with a hand-asserted belief is always visited.
         """
         order = self.max_order if max_order is None else max_order
+        given = (*self.asserted, *self.implied.beliefs)
         asserted: dict[tuple[tuple[str, ...], Variable], list[Belief]] = {}
-        for b in self.asserted:
+        for b in given:
             asserted.setdefault((b.holders, b.proposition.variable), []).append(b)
         variables = self.variables
-        may = self.propagator.may_believe
         for chain in self._perceiving_chains(order, {c for c, _ in asserted}):
             for var in variables:
                 mine = asserted.get((chain, var))
                 if mine is None:
-                    if may(chain, var):
-                        yield from self._derived(chain, var, at)
+                    # A chain that perceived nothing about var has no segments, found at the
+                    # cost of ``Propagator.may_believe``'s test.
+                    yield from self._derived(chain, var, at)
                     continue
                 # as ``timeline_of``: derived and asserted together, in time order
                 for b in sorted(self._derived(chain, var) + mine, key=lambda b: b.start):
                     if at is None or b.holds_at(at):
                         yield b
+        # Implied beliefs about what no event sets (an intention, a feeling) come last.
+        known = set(variables)
+        for b in given:
+            fresh = b.proposition.variable not in known and not b.asserted
+            if fresh and len(b.holders) <= order and (at is None or b.holds_at(at)):
+                yield b
 
     def _perceiving_chains(
         self, max_order: int, keep: set[tuple[str, ...]]

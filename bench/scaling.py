@@ -17,7 +17,7 @@ the last digit):
 
 Usage::
 
-    python bench/scaling.py [--quick]
+    python bench/scaling.py [--quick] [--tables 1,2,3]
 """
 
 from __future__ import annotations
@@ -136,11 +136,22 @@ def _listed(story: ParsedStory, order: int) -> tuple[float, int]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    parser.add_argument("--tables", default="1,2,3", help="which tables to print (1,2,3)")
     args = parser.parse_args(argv)
+    tables = {int(t) for t in args.tables.split(",")}
     actors = (5, 10, 20) if args.quick else (5, 10, 15, 20, 50)
     sizes = (100, 300) if args.quick else (100, 300, 1000)
     check(BeliefGraph(one_room_story(5, 2, 0)))  # imports and registries, once
 
+    if 1 in tables:
+        _table_asked(actors)
+    if 2 in tables:
+        _table_listed(actors, args.quick)
+    if 3 in tables:
+        _table_sentences(sizes)
+
+
+def _table_asked(actors: tuple[int, ...]) -> None:
     print("1. Tracked and asked (20 questions at the order), rooms of ~5, CPU s:")
     print("| actors | events | order 1 | order 2 | order 3 | order 4 |\n|---|---|---|---|---|---|")
     for n in actors:
@@ -148,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
         cells = [f"{_asked(story, k)[0]:.3f}" for k in range(1, 5)]
         print(f"| {n} | {len(story.events)} | {' | '.join(cells)} |")
 
+
+def _table_listed(actors: tuple[int, ...], quick: bool) -> None:
     print("\n2. Every belief listed (beliefs(), what to_json writes), CPU s (count):")
     print("| story | order 1 | order 2 | order 3 | order 4 |\n|---|---|---|---|---|")
     for n in actors:
@@ -157,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
             spent, count = _listed(story, k)
             cells.append(f"{spent:.3f} ({count})")
         print(f"| {n} actors, rooms of ~5 | {' | '.join(cells)} |")
-    for n in (5, 10) if args.quick else (5, 10, 15):
+    for n in (5, 10) if quick else (5, 10, 15):
         story = one_room_story(40, n, seed=n)
         cells = []
         for k in range(1, 5):
@@ -165,6 +178,8 @@ def main(argv: list[str] | None = None) -> None:
             cells.append(f"{spent:.3f} ({count})")
         print(f"| {n} actors, one room | {' | '.join(cells)} |")
 
+
+def _table_sentences(sizes: tuple[int, ...]) -> None:
     print("\n3. Story length, 6 actors in one room, order 4, CPU s:")
     print("| events | beliefs() | count | check() | consistent |\n|---|---|---|---|---|")
     for n in sizes:

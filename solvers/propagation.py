@@ -13,7 +13,8 @@ share one computed list of segments: in a room of six, most of the 750 order-4 c
 exactly what the others see, so they are computed once, not 750 times.
 
 Limits: actors are assumed to perceive an event completely or not at all; trust is judged
-per telling, not revised later.
+per telling, not revised later, by a policy whose ``weigh`` depends on its arguments only
+(its results are shared between chains).
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ import bisect
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from beliefgraph.models import Proposition
+from beliefgraph.models import Event, Proposition
 
-from .perception import Step, Timeline, Value, Variable
+from .perception import Reveal, Step, Timeline, Value, Variable
 from .trust import TrustPolicy
 
 __all__ = ["Propagator", "Segment", "normalise_chain"]
@@ -80,15 +81,17 @@ class Propagator:
     def __init__(self, timeline: Timeline, policy: TrustPolicy) -> None:
         self.timeline = timeline
         self.policy = policy
-        self._split: dict[tuple[tuple[str, ...], Variable], list[Segment]] = {}
-        self._starts: dict[tuple[tuple[str, ...], Variable], list[int]] = {}
+        # (chain, variable) -> its segments and their start times
+        self._split: dict[tuple[tuple[str, ...], Variable], tuple[list[Segment], list[int]]] = {}
         # Shared results: raw segments by what a chain perceived (``_perception_key``), and
         # memory-flagged ones by the identity of their raw list and of the inner chain's list.
         self._raw: dict[tuple[object, ...], list[Segment]] = {}
+        self._raw_by_links: dict[tuple[object, ...], list[Segment]] = {}
         self._memory: dict[tuple[int, int], tuple[list[Segment], list[int]]] = {}
         self._flagged: dict[tuple[int, tuple[int, ...]], tuple[list[Segment], list[int]]] = {}
         self._change_index: dict[int, tuple[list[int], list[Value]]] = {}
-        self._pool: dict[Segment, Segment] = {}
+        self._pool: dict[tuple[object, ...], Segment] = {}
+        self._weights: dict[tuple[str, int, Segment | None], float] = {}
         self._sharing: dict[tuple[Variable, Value, int, frozenset[str]], frozenset[str]] = {}
         self._touching: dict[Variable, list[Step]] | None = None
         self._changing: dict[Variable, list[Step]] | None = None
@@ -149,7 +152,9 @@ class Propagator:
             passed |= mask & seen.addressed.get((chain[-2], chain[-1]), 0)
         return passed
 
-    def _perception_key(self, chain: tuple[str, ...], var: Variable) -> tuple[object, ...]:
+    def _perception_key(
+        self, chain: tuple[str, ...], var: Variable, passed: int
+    ) -> tuple[object, ...]:
         """What ``_raw_segments`` reads of ``chain``: equal keys give equal segments.
 
         The steps that reach the chain, and for each telling among them the chain's part in it
@@ -157,14 +162,11 @@ class Propagator:
         its last link is the speaker (then who the speaker told and what that one believed
         just before), a hearer of the speaker, a bystander, or outside the telling.
         """
-        passed = self._passed(chain, var)
         seen = self._seen_of(var)
         tells = passed & seen.tells
-        if not tells:
+        if not tells or self._too_deep(chain):  # no telling reaches a chain this deep
             return (var, passed)
         policy = self.policy
-        if policy.max_depth is not None and len(chain) > policy.max_depth:
-            return (var, passed)  # no telling reaches a chain this deep
         roles: list[object] = []
         last = chain[-1]
         before = chain[-2] if len(chain) >= 2 else None
@@ -194,21 +196,26 @@ class Propagator:
         return len(self.timeline.steps)
 
     def segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
-        """The chain's beliefs about ``var`` over time, stale stretches split off as memory."""
-        key = (chain, var)
-        found = self._split.get(key)
+        """The chain's beliefs about ``var`` over time, stale stretches split off as memory.
+
+        The list is shared with every chain that holds the same beliefs: read it, do not
+        change it.
+        """
+        found = self._split.get((chain, var))
         if found is None:
-            found, self._starts[key] = self._with_memory(chain, var)
-            self._split[key] = found
-        return found
+            found = self._split[(chain, var)] = self._with_memory(chain, var)
+        return found[0]
 
     def at(self, chain: tuple[str, ...], var: Variable, t: int | None = None) -> Segment | None:
         """The chain's belief about ``var`` at time ``t`` (default: the story's end)."""
         t = self.end if t is None else t
-        segs = self.segments(chain, var)
+        found = self._split.get((chain, var))
+        if found is None:
+            found = self._split[(chain, var)] = self._with_memory(chain, var)
+        segs, starts = found
         # A chain's segments follow one another without overlapping (each new one ends the
         # last), so the one that may hold at t is the last to start by t.
-        i = bisect.bisect_right(self._starts[(chain, var)], t) - 1
+        i = bisect.bisect_right(starts, t) - 1
         if i >= 0 and segs[i].holds_at(t):
             return segs[i]
         return None
@@ -233,67 +240,102 @@ class Propagator:
     def _raw_segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
         """The chain's beliefs about ``var`` as it formed them, before memory is flagged;
         one list shared by every chain with the same ``_perception_key``."""
-        key = self._perception_key(chain, var) if chain else (var,)
+        if not chain:
+            found = self._raw.get((var,))
+            if found is None:
+                found = self._raw[(var,)] = self._world(var)
+            return found
+        # Unless the chain's last link told something here, its part in every telling follows
+        # from its last two links (``_perception_key``): a cheaper key in front of that one.
+        passed = self._passed(chain, var)
+        seen = self._seen_of(var)
+        quick = None
+        if not passed & seen.tells & seen.told_by.get(chain[-1], 0):
+            quick = (var, passed, chain[-2:], len(chain) == 1, self._too_deep(chain))
+            found = self._raw_by_links.get(quick)
+            if found is not None:
+                return found
+        key = self._perception_key(chain, var, passed)
         found = self._raw.get(key)
         if found is None:
-            found = self._raw[key] = self._derive(chain, var) if chain else self._world(var)
+            found = self._raw[key] = self._derive(chain, var)
+        if quick is not None:
+            self._raw_by_links[quick] = found
         return found
 
+    def _too_deep(self, chain: tuple[str, ...]) -> bool:
+        depth = self.policy.max_depth
+        return depth is not None and len(chain) > depth
+
     def _derive(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
+        """Replay the steps that reach ``chain``: each shows or tells a value, which starts a
+        segment, extends the open one (same value, same source) or ends it.
+
+        The open segment stays mutable (``_Open``) until it closes, and becomes a ``Segment``
+        only for a telling's trust policy: most steps only extend it, and building two frozen
+        segments a step was a third of listing a long story's beliefs.
+        """
         segs: list[Segment] = []
-        steps = self._seen_of(var).steps
+        seen = self._seen_of(var)
+        steps, shown, tells = seen.steps, seen.shown, seen.tells
         passed = self._passed(chain, var)
+        cur: _Open | None = None  # the open belief; None when there is none, or it ended
         while passed:  # no other step shows or tells anything about var that reaches chain
             low = passed & -passed
             passed ^= low
-            step = steps[low.bit_length() - 1]
-            cur = segs[-1] if segs else None
-            if cur is not None and cur.end is not None:
-                cur = None  # the last belief was seen to end
-            new = self._perceive(step, var, cur)
-            if step.event.kind == "tell":
-                new = self._testimony(chain, var, step, cur) or new
+            i = low.bit_length() - 1
+            step = steps[i]
+            t = step.event.id
+            new: _Open | None = None
+            for r in shown[i]:
+                if r.mode == "default" and cur is not None and cur.source != "default":
+                    continue  # a label's promise does not override what was seen
+                source: Source = "perception" if r.mode == "perceive" else r.mode
+                new = _Open(t, r.value, r.proposition, source, [t], None, None)
+            if tells & low:
+                told = self._testimony(chain, var, step, cur and cur.segment(None))
+                if told is not None:
+                    new = _Open(t, told.value, told.proposition, "testimony", [t],
+                                told.trust, told.speaker)  # fmt: skip
             if new is None:
                 continue
             if new.value is None:  # seen to stop holding (someone left the room)
                 if cur is not None:
-                    segs[-1] = _ending(cur, new.start)
+                    segs.append(cur.segment(t))
+                    cur = None
                 continue
             if cur is not None and cur.value == new.value and cur.source == new.source:
-                segs[-1] = Segment(
-                    cur.start,
-                    cur.end,
-                    cur.value,
-                    cur.proposition,
-                    cur.source,
-                    (*cur.provenance, *new.provenance),
-                    cur.trust,
-                    cur.speaker,
-                    cur.stale,
-                )
+                cur.provenance.append(t)
                 continue
             if cur is not None:
-                segs[-1] = _ending(cur, new.start)
-            segs.append(new)
+                segs.append(cur.segment(t))
+            cur = new
+        if cur is not None:
+            segs.append(cur.segment(None))
         return [self._intern(seg) for seg in segs]
 
     def _intern(self, seg: Segment) -> Segment:
         """One object per distinct segment: chains that saw different steps still mostly
-        form equal beliefs, and the graph labels each object once (``BeliefGraph``)."""
-        return self._pool.setdefault(seg, seg)
+        form equal beliefs, and the graph labels each object once (``BeliefGraph``).
 
-    @staticmethod
-    def _perceive(step: Step, var: Variable, cur: Segment | None) -> Segment | None:
-        """What ``step`` shows about ``var``; a segment whose value is None ends the belief."""
-        found: Segment | None = None
-        t = step.event.id
-        for r in step.reveals:
-            if r.variable != var:
-                continue
-            if r.mode == "default" and cur is not None and cur.source != "default":
-                continue  # a label's promise does not override what was seen
-            source: Source = "perception" if r.mode == "perceive" else r.mode
-            found = Segment(t, None, r.value, r.proposition, source, (t,))  # type: ignore[arg-type]
+        Keyed by the proposition's identity rather than its value: hashing a pydantic model
+        costs more than the rest of the key, and the propositions come from a few shared
+        reveals and claims (equal but distinct ones only share less).
+        """
+        key = (
+            seg.start,
+            seg.end,
+            seg.value,
+            id(seg.proposition),
+            seg.source,
+            seg.provenance,
+            seg.trust,
+            seg.speaker,
+            seg.stale,
+        )
+        found = self._pool.get(key)
+        if found is None:
+            found = self._pool[key] = seg
         return found
 
     def _testimony(
@@ -318,7 +360,7 @@ class Propagator:
             if len(chain) == 1 or chain[-2] not in hearers:
                 return None  # telling never changes the teller's own belief
             prev_state = self.at(chain[:-1], var, t - 1)
-            w = policy.weigh(chain[-2], speaker, claim, e, prev_state, self.timeline)
+            w = self._weigh(chain[-2], speaker, claim, e, prev_state)
             return adopt(w) if w >= policy.threshold else None
         if last not in hearers:
             return None
@@ -326,8 +368,25 @@ class Propagator:
             return adopt(None)  # the teller takes every hearer to believe it
         if len(chain) >= 2 and not policy.bystanders_model_hearers:
             return None
-        w = policy.weigh(last, speaker, claim, e, cur, self.timeline)
+        w = self._weigh(last, speaker, claim, e, cur)
         return adopt(w) if w >= policy.threshold else None
+
+    def _weigh(
+        self, hearer: str, speaker: str, claim: Proposition, tell: Event, current: Segment | None
+    ) -> float:
+        """The policy's trust of ``hearer`` in ``tell``, given what it believed before.
+
+        Memoised: chains that share a history ask the same of the same telling, and a policy
+        may read the timeline at length (who was where since the hearer last looked). A
+        policy's ``weigh`` is a function of its arguments (``TrustPolicy``).
+        """
+        key = (hearer, tell.id, current)
+        found = self._weights.get(key)
+        if found is None:
+            found = self._weights[key] = self.policy.weigh(
+                hearer, speaker, claim, tell, current, self.timeline
+            )
+        return found
 
     def is_lie(self, seg: Segment) -> bool:
         """Whether ``seg`` came from a telling whose speaker believed otherwise at the time.
@@ -354,6 +413,8 @@ class Propagator:
         chain's segments share one result.
         """
         raw = self._raw_segments(chain, var)
+        if not raw:
+            return _NOTHING
         reference = self.segments(chain[1:], var) if chain else None
         key = (id(raw), id(reference))  # both lists live as long as this propagator
         found = self._memory.get(key)
@@ -432,6 +493,41 @@ class Propagator:
         return self.timeline.room_of(holder, at) != room
 
 
+class _Open:
+    """A segment being replayed: extended in place until it closes (``Propagator._derive``)."""
+
+    __slots__ = ("proposition", "provenance", "source", "speaker", "start", "trust", "value")
+
+    def __init__(
+        self,
+        start: int,
+        value: Value | None,
+        proposition: Proposition,
+        source: Source,
+        provenance: list[int],
+        trust: float | None,
+        speaker: str | None,
+    ) -> None:
+        self.start, self.value, self.proposition, self.source = start, value, proposition, source
+        self.provenance, self.trust, self.speaker = provenance, trust, speaker
+
+    def segment(self, end: int | None) -> Segment:
+        return Segment(
+            self.start,
+            end,
+            self.value,  # type: ignore[arg-type]  # an open segment holds a value
+            self.proposition,
+            self.source,
+            tuple(self.provenance),
+            self.trust,
+            self.speaker,
+        )
+
+
+_NOTHING: tuple[list[Segment], list[int]] = ([], [])
+"""The segments of a chain that never perceived the variable (shared; never changed)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Seen:
     """Who perceived which of a variable's steps, as bit sets over ``steps`` (bit i: step i).
@@ -450,6 +546,10 @@ class _Seen:
     to have heard."""
     hearers: dict[int, frozenset[str]]
     """Event id of each telling -> its hearers (the addressees, else everyone else there)."""
+    shown: list[tuple[Reveal, ...]]
+    """For each step, what it reveals about the variable."""
+    told_by: dict[str, int]
+    """Speaker -> the tellings about the variable they made."""
 
     @classmethod
     def of(cls, steps: list[Step], var: Variable) -> _Seen:
@@ -457,8 +557,11 @@ class _Seen:
         addressed: dict[tuple[str, str], int] = {}
         hearers: dict[int, frozenset[str]] = {}
         tells = 0
+        shown: list[tuple[Reveal, ...]] = []
+        told_by: dict[str, int] = {}
         for i, step in enumerate(steps):
             bit = 1 << i
+            shown.append(tuple(r for r in step.reveals if r.variable == var))
             for a in step.perceivers:
                 by_actor[a] = by_actor.get(a, 0) | bit
             e = step.event
@@ -470,8 +573,10 @@ class _Seen:
             claim = e.proposition
             if claim is not None and e.agent is not None and claim.variable == var:
                 tells |= bit
+                told_by[e.agent] = told_by.get(e.agent, 0) | bit
                 hearers[e.id] = frozenset(e.hearers) if e.hearers else step.perceivers - {e.agent}
-        return cls(steps, (1 << len(steps)) - 1, by_actor, tells, addressed, hearers)
+        everything = (1 << len(steps)) - 1
+        return cls(steps, everything, by_actor, tells, addressed, hearers, shown, told_by)
 
 
 def _assumes_heard(chain: tuple[str, ...], step: Step) -> bool:

@@ -50,7 +50,11 @@ class TrustPolicy(Protocol):
         current: Segment | None,
         timeline: Timeline,
     ) -> float:
-        """Trust in [0, 1]. ``current`` is the hearer's belief (as modelled) before the tell."""
+        """Trust in [0, 1]. ``current`` is the hearer's belief (as modelled) before the tell.
+
+        A function of its arguments: propagation computes it once per hearer, telling and
+        ``current`` and shares the result between holder chains.
+        """
         ...
 
 

@@ -50,6 +50,41 @@ GOOD: dict[str, Any] = {
 }  # fmt: skip
 
 
+# -- batch files, answered as the Batch API would ------------------------------------------
+def batch_answers(batch_in: Path, reply: Any, *, model: str = "stub") -> list[dict[str, Any]]:
+    """Answer every line of a batch input file as the Batch API would (tool call or content)."""
+    out = []
+    for raw in batch_in.read_text().splitlines():
+        line = json.loads(raw)
+        body = line["body"]
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if body.get("tools"):
+            name = body["tools"][0]["function"]["name"]
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": text}}
+                ],
+            }
+        completion = {
+            "id": "x",
+            "object": "chat.completion",
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        }
+        response = {"status_code": 200, "body": completion}
+        out.append({"id": "r", "custom_id": line["custom_id"], "response": response,
+                    "error": None})  # fmt: skip
+    return out
+
+
+def write_jsonl(path: Path, lines: list[Any]) -> Path:
+    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    return path
+
+
 @dataclass
 class Reply:
     """One scripted answer."""

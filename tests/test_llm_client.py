@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from llm_fixtures import GOOD, TEXT
+from llm_fixtures import batch_answers as _answer
+from llm_fixtures import write_jsonl as _write
 from pydantic import BaseModel, ValidationInfo, field_validator
 from typer.testing import CliRunner
 
@@ -106,40 +108,6 @@ def test_template_syntax_reaches_the_model_verbatim(
 
 
 # -- batch files: the whole round trip ---------------------------------------------------------
-def _answer(batch_in: Path, reply: Any, *, model: str = "stub") -> list[dict[str, Any]]:
-    """Answer every line of a batch input file as the Batch API would (tool call or content)."""
-    out = []
-    for raw in batch_in.read_text().splitlines():
-        line = json.loads(raw)
-        body = line["body"]
-        text = reply if isinstance(reply, str) else json.dumps(reply)
-        message: dict[str, Any] = {"role": "assistant", "content": text}
-        if body.get("tools"):
-            name = body["tools"][0]["function"]["name"]
-            message = {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": text}}
-                ],
-            }
-        completion = {
-            "id": "x",
-            "object": "chat.completion",
-            "model": model,
-            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-        }
-        response = {"status_code": 200, "body": completion}
-        out.append({"id": "r", "custom_id": line["custom_id"], "response": response,
-                    "error": None})  # fmt: skip
-    return out
-
-
-def _write(path: Path, lines: list[Any]) -> Path:
-    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
-    return path
-
-
 def test_batch_round_trip_run_answer_import_rerun(stub: StubServer, tmp_path: Path) -> None:
     batch = tmp_path / "b.jsonl"
     cache = tmp_path / "cache.sqlite3"

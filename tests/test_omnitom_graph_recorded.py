@@ -5,7 +5,9 @@ a batch file and answered by a frontier model (``tests/fixtures/llm_recorded/REA
 test does the whole round trip: a run with ``batch_out`` writes the requests (and the cache's
 pending rows), ``import_results`` stores the recorded answers, and the rerun reads every
 answer from the cache (an unreachable endpoint: a missing answer fails loudly) and must give
-the figures recorded in ``docs/llm.md``.
+the figures recorded in ``docs/llm.md``. The parse requests are ``story.v2`` (implied beliefs);
+the requests still written on replay are the repair re-asks of the answers the consistency
+check objects to (their first answers are used meanwhile), counted in ``expected["left"]``.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def test_recorded_answers_reproduce_the_documented_figures(replay: Path) -> None
     r2 = evaluate("omnitom", replay, stage=2, parser="llm", grounding="llm")
     r1 = evaluate("omnitom", replay, stage=1, parser="llm")
     # every answer came from the cache: no call; the only requests left for another batch
-    # round are the parse answers that fail the parser's own checks (recorded in "left")
+    # round are the repair re-asks of parses the consistency check objects to ("left")
     assert (r2.llm_calls, r1.llm_calls) == (0, 0)
     assert {"stage2": r2.llm_deferred, "stage1": r1.llm_deferred} == expected["left"]
     for key, value in expected["stage2"].items():

@@ -90,3 +90,16 @@ def test_a_parallel_run_loads_lazy_state_once_before_the_workers_fork(tmp_path) 
     # every worker inherited what the first story loaded in this process
     assert all(r.prediction.endswith(f"loaded-by {me}") for r in result.results)
     assert any(not r.prediction.startswith(str(me)) for r in result.results)
+
+
+def test_overlapping_runs_restore_the_collector_settings_once_all_have_ended() -> None:
+    from beliefgraph.adapters.harness import _settled_heap
+
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    outer, inner = _settled_heap(), _settled_heap()
+    outer.__enter__()
+    inner.__enter__()
+    outer.__exit__(None, None, None)  # the first run ends while the second goes on
+    assert gc.get_threshold()[0] >= 10_000
+    inner.__exit__(None, None, None)
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen

@@ -9,7 +9,12 @@
 3. after them, that actor's nested beliefs (order 2 and 3, chains without adjacent repeats)
    about the *contested* variables: those on which some actor ends the story with a false
    first-order belief. The other nested beliefs repeat the shared scene ("Bob thinks the box
-   is in the room") and are left out unless ``nested="all"``.
+   is in the room") and are left out unless ``nested="all"``;
+4. last, the actor's implied beliefs (``BeliefGraph.implied``: what the parse read between
+   the lines, in its own minimal words), those whose holder perceived their evidence, nested
+   ones too unless ``nested="none"``; a row already listed in the same words is not
+   repeated. The beliefs the graph propagated from them (a listener's view of a speaker's
+   intent) are listed only with ``nested="all"``.
 
 Each row is one atomic third-person proposition with names resolved, phrased as the gold
 phrases it: "There is a cabinet in the bedroom" for a container in a room, "There is a tie
@@ -137,34 +142,77 @@ def extract(
     words = _Words(graph)
     out: list[ExtractedRow] = []
 
-    def add(actor: str, b: Belief) -> None:
+    listed: dict[tuple[str, int], list[frozenset[str]]] = {}
+
+    def add(actor: str, b: Belief, *, implied_row: bool = False) -> None:
         text = phrase(b, graph, words=words)
-        labels = lab.labels(b)
-        out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=labels), b))
+        key, seen = _key(text), listed.setdefault((actor, b.order), [])
+        # One row per statement: tellings read from one quoted sentence say it once, and a
+        # belief the parse implied is not repeated when a row already says it.
+        if key in seen or (implied_row and _restates(key, seen)):
+            return
+        seen.append(key)
+        out.append(ExtractedRow(OmniRow(actor=actor, belief=text, labels=lab.labels(b)), b))
 
     variables = graph.variables
+    implied = set(graph.implied.beliefs)
     world = [b for v in variables for b in graph.timeline_of((), variable=v)]
     for b in sorted(world, key=words.sort_key):
         add(WORLD, b)
     if max_order == 0:
         return out
     cast = [c for c in graph.chains(1) if c]
-    firsts = {c[0]: [b for v in variables for b in graph.timeline_of(c, variable=v)] for c in cast}
+    firsts = {
+        c[0]: [b for v in variables for b in graph.timeline_of(c, variable=v) if b not in implied]
+        for c in cast
+    }
     contested = _contested(graph, firsts)
     for (actor,) in cast:
         own = [b for b in firsts[actor] if self_beliefs or not _about_self(actor, b.proposition)]
+        # A hearer's belief in what was said stands for the telling itself; the act is
+        # listed when its content is not believed (a question, a request, a doubted claim).
+        content = {b.provenance[:1] for b in own if b.provenance and not _telling(b.proposition)}
+        own = [b for b in own if not (_telling(b.proposition) and b.provenance[:1] in content)]
         for b in sorted(own, key=words.sort_key):
             add(actor, b)
-        if nested == "none" or max_order < 2:
-            continue
-        for chain in graph.chains(max_order):
-            if len(chain) < 2 or chain[0] != actor:
+        if nested != "none" and max_order >= 2:
+            for chain in graph.chains(max_order):
+                if len(chain) < 2 or chain[0] != actor:
+                    continue
+                for v in variables if nested == "all" else contested:
+                    held = [b for b in graph.timeline_of(chain, variable=v) if b not in implied]
+                    if held and held[-1].holds_at(graph.end):
+                        add(actor, held[-1])
+        read = graph.implied.shown()
+        if nested == "all":
+            read += list(graph.implied.propagated)
+        for b in read:
+            if b.holders[0] != actor or b.order > max_order or (b.order > 1 and nested == "none"):
                 continue
-            for v in variables if nested == "all" else contested:
-                held = graph.belief(chain, variable=v)
-                if held is not None:
-                    add(actor, held)
+            add(actor, b, implied_row=True)
     return out
+
+
+def _key(text: str) -> frozenset[str]:
+    """The words of a row, for telling a repeated row apart (case and order ignored)."""
+    return frozenset(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+_FUNCTION_WORDS = frozenset(
+    ("a", "an", "the", "is", "are", "was", "were", "be", "to", "of", "in", "on", "at", "for",
+     "and", "or", "that", "this", "it", "its", "his", "her", "their")
+)  # fmt: skip
+
+
+def _restates(key: frozenset[str], seen: list[frozenset[str]]) -> bool:
+    """Whether a row already says all the content words of ``key`` (three at least)."""
+    words = key - _FUNCTION_WORDS
+    return len(words) >= 3 and any(words <= other for other in seen)
+
+
+def _telling(p: Proposition) -> bool:
+    """Whether ``p`` is the act of telling ("Ann tells Bob that ...")."""
+    return p.relation == "tell" and p.about is not None
 
 
 def _about_self(actor: str, p: Proposition) -> bool:
@@ -196,6 +244,8 @@ class _Words:
         self.text = graph.story.text
         self.kinds = {e.name: e.kind for e in graph.story.entities}
         self.actors = set(graph.actors)
+        # Words that stay capitalised inside a sentence: the first words of names.
+        self.first_words = {a.split(" ", 1)[0] for a in graph.actors} | {"I"}
         self.first_spans: set[tuple[tuple[str, ...], int]] = set()
         for v in graph.variables:
             spans = graph.timeline_of((), variable=v)
@@ -244,16 +294,53 @@ def phrase(belief: Belief, graph: BeliefGraph, *, words: _Words | None = None) -
     """
     words = words or _Words(graph)
     p = belief.proposition
+    inner = "".join(f"{h} thinks " for h in belief.holders[1:])
+    if belief.wording:  # the parser's own minimal words
+        clause = belief.wording
+        last = belief.holders[-1] if len(belief.holders) > 1 else None
+        said = (
+            _EPISTEMIC.match(clause.removeprefix(last))
+            if last and clause.startswith(last)
+            else None
+        )
+        if said:  # "Bob knows that p" held by Ann about Bob: the gold's "Bob thinks p", once
+            inner, clause = inner.removesuffix(f"{last} thinks "), f"{last} thinks {said['p']}"
+        if inner and clause.split(" ", 1)[0] not in words.first_words:
+            clause = clause[:1].lower() + clause[1:]
+        text = inner + clause
+        return text[:1].upper() + text[1:]
+    if _telling(p) and (quoted := _quoted(belief, graph)):
+        return inner + quoted
     world = not belief.holders
     existential = world and (p.variable, belief.start) in words.first_spans
     clause = _clause(p, words, past=not world, existential=existential)
-    inner = "".join(f"{h} thinks " for h in belief.holders[1:])
     text = inner + clause
     return text[:1].upper() + text[1:]
 
 
+_EPISTEMIC = re.compile(
+    r" (?:thinks|believes|knows|understands|realizes|realises|assumes)(?: that)? (?P<p>.+)"
+)
+_QUOTE = re.compile(r'["\u201c]([^"\u201d]+)["\u201d]')
+
+
+def _quoted(belief: Belief, graph: BeliefGraph) -> str | None:
+    """A telling as the story quotes it: ``Ann says to Bob, "..."`` (None: no quotation)."""
+    if not belief.provenance or not 1 <= belief.provenance[0] <= len(graph.events):
+        return None
+    event = graph.events[belief.provenance[0] - 1]
+    found = _QUOTE.findall(event.sentence)
+    if not found or not event.actors:
+        return None
+    to = f" to {', '.join(event.hearers)}" if event.hearers else ""
+    quote = " ".join(" ".join(found).split())
+    return f'{event.actors[0]} says{to}, "{quote}"'
+
+
 def _noun(name: str, words: _Words) -> str:
-    return name if name in words.actors or name[:1].isupper() else f"the {name}"
+    if name in words.actors or name[:1].isupper() or re.match(r"(?i)(?:the|a|an)\s", name):
+        return name  # a name, or a parse that kept the article ("the room")
+    return f"the {name}"
 
 
 def _clause(p: Proposition, words: _Words, *, past: bool, existential: bool) -> str:
@@ -271,6 +358,8 @@ def _clause(p: Proposition, words: _Words, *, past: bool, existential: bool) -> 
             return f"there {be} {thing} in {_noun(value, words)}"
         be = "are" if words.plural(subject) else "is"
         return f"{_noun(subject, words)} {be} in {_noun(value, words)}"
+    if p.relation in ("stay", "stay in") and value and subject in words.actors:
+        return f"{subject} is in {_noun(value, words)}"  # presence, as the gold states it
     if p.content_type == "Action/Event" and p.about is None and not p.negated:
         verb = _PAST.get(p.relation, _regular_past(p.relation)) if past else None
         if verb is not None:

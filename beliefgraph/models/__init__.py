@@ -7,6 +7,7 @@ from .belief import Belief
 from .cost import ParseCost
 from .entity import Entity
 from .event import Event
+from .implied import HOWS, How, ImpliedBelief
 from .labels import (
     CONTENT_TYPES,
     CONTEXTS,
@@ -30,6 +31,7 @@ from .trust_edge import TRUST_LEVELS, TrustEdge, TrustLevel, trust_level
 __all__ = [
     "CONTENT_TYPES",
     "CONTEXTS",
+    "HOWS",
     "KNOWLEDGE_ACCESS",
     "MENTAL_SOURCES",
     "REPRESENTATIONS",
@@ -45,6 +47,8 @@ __all__ = [
     "EntityKind",
     "Event",
     "EventKind",
+    "How",
+    "ImpliedBelief",
     "KnowledgeAccess",
     "MentalSource",
     "ParseCost",

@@ -50,6 +50,9 @@ class Belief(BeliefModel):
     """For testimony: who said it."""
     provenance: tuple[int, ...] = ()
     """Ids of the events it came from, oldest first."""
+    wording: str | None = None
+    """The proposition in a parser's own minimal words (an implied belief's), which tables
+    show instead of rendering ``proposition``; None for beliefs the events produced."""
     asserted: bool = False
     """True when a user or a gold table asserted it rather than the solver deriving it."""
 

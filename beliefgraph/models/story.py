@@ -6,6 +6,7 @@ from .base import BeliefModel
 from .cost import ParseCost
 from .entity import Entity
 from .event import Event
+from .implied import ImpliedBelief
 
 __all__ = ["ParsedStory", "Sentence"]
 
@@ -42,6 +43,9 @@ class ParsedStory(BeliefModel):
     """Objects, containers and rooms in order of first mention."""
     parser: str = "rules"
     """The registered name of the parser that produced it."""
+    implied: tuple[ImpliedBelief, ...] = ()
+    """Beliefs the parser read between the lines (a hint's intent, what a listener infers),
+    with their evidence sentences; the graph types and propagates them."""
     cost: ParseCost = Field(default_factory=ParseCost)
     """LLM calls and tokens spent producing it (zero for the offline parser)."""
 

@@ -768,6 +768,7 @@ class LLMClient:
                 raise ParserRetryExhausted(
                     f"the batch answer for {record['batch']} fails validation: {err}",
                     errors=str(err), raw=json.dumps(record.get("reply")), n_attempts=1,
+                    reask=False,
                 ) from None  # fmt: skip
             return key, _MISS  # stale: the validators or the format changed since
         usage.cached += 1

@@ -17,8 +17,12 @@ parser ran (except ``Event.parser``):
   the contents until they perceive otherwise.
 
 Whether a mental state was stated or implied is kept as ``Event.stated`` (an implied one
-labels Implicit). Sentences are those of ``beliefgraph.text.segment`` (numbered from 0
-here, as ``Sentence.index`` is).
+labels Implicit). The parse's ``beliefs`` become the story's ``implied`` beliefs (holder
+chain, typed proposition, the parser's wording, evidence sentences, how), which the graph
+types and propagates (``beliefgraph.solvers.implied``).
+
+Sentences are those of ``beliefgraph.text.segment``, numbered from 0 here as
+``Sentence.index`` is (the parser shifts a reply counted from 1 before converting it).
 """
 
 from __future__ import annotations
@@ -26,11 +30,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from beliefgraph.models import Entity, Event, ParsedStory, Proposition, Sentence
+from beliefgraph.models import Entity, Event, ImpliedBelief, ParsedStory, Proposition, Sentence
 from beliefgraph.text import segment
 
 from .schema import (
     Action,
+    BeliefOut,
     Claim,
     DefaultAssumption,
     Fact,
@@ -44,7 +49,15 @@ from .schema import (
     resolve,
 )
 
-__all__ = ["Names", "entities_of", "item_events", "merge_story", "split_sentences", "to_story"]
+__all__ = [
+    "Names",
+    "entities_of",
+    "implied_beliefs",
+    "item_events",
+    "merge_story",
+    "split_sentences",
+    "to_story",
+]
 
 _STATE_TYPES = {
     "desire": "Desire/Intention",
@@ -211,6 +224,31 @@ def item_events(item: Item, names: Names) -> list[dict[str, Any]]:
     return [{"kind": "narrate", "proposition": prop}]  # perception fact
 
 
+def implied_beliefs(beliefs: Iterable[BeliefOut], names: Names) -> tuple[ImpliedBelief, ...]:
+    """The parse's beliefs (numbered from 0 already) as the story's implied beliefs.
+
+    Examples
+    --------
+    >>> b = BeliefOut.model_validate({"holders": ["Bob"], "proposition": "Ann is cold.",
+    ...     "claim": {"content_type": "Emotion", "subject": "Ann", "relation": "be",
+    ...               "value": "cold"}, "evidence": [0], "how": "inferred"})
+    >>> implied_beliefs([b], Names(["Ann", "Bob"]))[0].wording
+    'Ann is cold'
+    """
+    out: list[ImpliedBelief] = []
+    for b in beliefs:
+        out.append(
+            ImpliedBelief(
+                holders=tuple(names.actor(h) for h in b.holders),
+                proposition=claim_proposition(b.claim, names),
+                wording=" ".join(b.proposition.split()).rstrip("."),
+                evidence=tuple(sorted(set(b.evidence))),
+                how=b.how,
+            )
+        )
+    return tuple(out)
+
+
 def _names_for(parse: StoryParse, actors: Iterable[str] = (), things: Iterable[str] = ()) -> Names:
     return Names([*actors, *parse.actors], [*things, *(e.name for e in parse.entities)])
 
@@ -317,11 +355,15 @@ def _assemble(
     if base is not None:
         known = {name_key(e.name) for e in base.entities}
         entities = list(base.entities) + [e for e in entities if name_key(e.name) not in known]
+    implied = implied_beliefs(parse.beliefs, names)
+    if base is not None:
+        implied = (*base.implied, *implied)
     return ParsedStory(
         text=text,
         sentences=tuple(new_sentences),
         events=tuple(events),
         actors=tuple(dict.fromkeys(actors)),
         entities=tuple(entities),
+        implied=implied,
         parser=parser,
     )

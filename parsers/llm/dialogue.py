@@ -305,16 +305,19 @@ def _dialogue_story(
             ids.append(len(events))
         sentences.append(Sentence(index=i, text=turn.render(), line=turn.line, events=tuple(ids)))
     entities = []
+    implied: tuple = ()
     if parse is not None:
-        from .convert import entities_of
+        from .convert import entities_of, implied_beliefs
 
         entities = entities_of(parse, names, events)
+        implied = implied_beliefs(parse.beliefs, names)
     return ParsedStory(
         text=text if text is not None else "\n".join(t.render() for t in turns),
         sentences=tuple(sentences),
         events=tuple(events),
         actors=tuple(names.actor(p) for p in people),
         entities=tuple(entities),
+        implied=implied,
         parser=name or source,
     )
 

@@ -64,6 +64,8 @@ class ParserRetryExhausted(LLMError, ValueError):
         The last completion object itself (an ``openai`` ``ChatCompletion``), or None.
     n_attempts : int
         How many completions were requested.
+    reask : bool
+        False when no re-ask was possible (a batch answer replayed from the cache).
     """
 
     def __init__(
@@ -74,12 +76,14 @@ class ParserRetryExhausted(LLMError, ValueError):
         raw: str = "",
         last_completion: Any = None,
         n_attempts: int = 0,
+        reask: bool = True,
     ) -> None:
         super().__init__(message)
         self.errors = errors
         self.raw = raw
         self.last_completion = last_completion
         self.n_attempts = n_attempts
+        self.reask = reask
 
 
 class AnswerPending(LLMError):

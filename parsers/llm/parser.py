@@ -9,10 +9,16 @@ it against the text, and converts it into the events the offline parser emits. A
 the LLM, in one call that shows the story and what was already read. A story the rules read
 whole costs no call and needs no LLM settings.
 
+A reply that fails its checks when no re-ask is possible (a batch answer replayed; or, when
+not ``strict``, after a live run's re-asks ran out) is salvaged rather than discarded
+(``salvage``): an actor or thing the text names but the lists miss is added, an item that
+cannot be repaired is dropped, each with an ``LLMSalvageWarning`` naming its sentence.
+
 After a parse, a ``repair(story) -> str | None`` hook may return an explanation; the model
 is then re-asked once with it, and a remaining complaint is reported as a
-``LLMRepairWarning``. The default hook is ``check_parse``, the z3 consistency checker on the
-parse's events (frame axioms, events' preconditions, clashing world facts).
+``LLMRepairWarning`` (when the re-ask waits in a batch file, the first answer is used
+meanwhile, with that warning). The default hook is ``check_parse``, the z3 consistency
+checker on the parse's events (frame axioms, events' preconditions, clashing world facts).
 
 Limits: the model sees the whole story (or everything up to the chunk) in one prompt, so
 the context window bounds the story length; events are ordered by sentence, and within a
@@ -33,11 +39,19 @@ from beliefgraph.text import FIRST, numbered
 from .cache import LLMCache
 from .client import LLMClient, LLMSettings, LLMUsage, Request, collect_usage, open_cache
 from .convert import merge_story, split_sentences, to_story
-from .errors import AnswerPending
+from .errors import AnswerPending, ParserRetryExhausted
+from .salvage import salvage
 from .schema import MAX_ITEMS, StoryParse
 from .templates import load_prompt, render
 
-__all__ = ["AutoParser", "LLMParser", "LLMRepairWarning", "Repair", "check_parse"]
+__all__ = [
+    "AutoParser",
+    "LLMParser",
+    "LLMRepairWarning",
+    "LLMSalvageWarning",
+    "Repair",
+    "check_parse",
+]
 
 Repair = Callable[[ParsedStory], "str | None"]
 """A consistency check: an explanation of what is wrong with a parse, or None."""
@@ -45,6 +59,10 @@ Repair = Callable[[ParsedStory], "str | None"]
 
 class LLMRepairWarning(UserWarning):
     """The repair hook still objects after the one re-ask it triggers."""
+
+
+class LLMSalvageWarning(UserWarning):
+    """A reply failed its checks with no re-ask left: a field was repaired or an item dropped."""
 
 
 def check_parse(story: ParsedStory) -> str | None:
@@ -293,12 +311,18 @@ class LLMParser:
 
     # -- running, with the repair hook -------------------------------------------------------
     def _run(self, request: Request, finish: Callable[[StoryParse], ParsedStory]) -> ParsedStory:
-        parse = self.client.run(request)
+        try:
+            parse = self.client.run(request)
+        except ParserRetryExhausted as err:
+            parse = self._salvage(request, err)
         story = finish(parse)
         why = self.repair(story) if self.repair else None
         if not why:
             return story
-        parse = self.client.run(self._repair_request(request, parse, why))
+        try:
+            parse = self.client.run(self._repair_request(request, parse, why))
+        except AnswerPending as pending:
+            return _unrepaired(story, why, pending)
         story = finish(parse)
         self._warn_if_still(story)
         return story
@@ -306,15 +330,41 @@ class LLMParser:
     async def _arun(
         self, request: Request, finish: Callable[[StoryParse], ParsedStory]
     ) -> ParsedStory:
-        parse = await self.client.arun(request)
+        try:
+            parse = await self.client.arun(request)
+        except ParserRetryExhausted as err:
+            parse = self._salvage(request, err)
         story = finish(parse)
         why = self.repair(story) if self.repair else None
         if not why:
             return story
-        parse = await self.client.arun(self._repair_request(request, parse, why))
+        try:
+            parse = await self.client.arun(self._repair_request(request, parse, why))
+        except AnswerPending as pending:
+            return _unrepaired(story, why, pending)
         story = finish(parse)
         self._warn_if_still(story)
         return story
+
+    def _salvage(self, request: Request, err: ParserRetryExhausted) -> StoryParse:
+        """A reply that failed its checks, repaired where it can be (``salvage``).
+
+        Used when no re-ask is possible (a batch answer replayed) and, unless ``strict``,
+        after a live run's re-asks ran out; every repair and drop is a warning naming its
+        sentence. A reply that is not a JSON object, or whose repaired parse a caller's own
+        ``checks`` still reject, raises ``err`` again.
+        """
+        if err.reask and self.strict:
+            raise err
+        saved = salvage(err.raw, request.context)
+        if saved is None:
+            raise err
+        parse, notes = saved
+        if any(check(parse) for check in request.checks):
+            raise err  # a caller's own validator judges the whole parse: nothing to repair
+        for note in notes:
+            warnings.warn(f"the parse failed its checks ({note})", LLMSalvageWarning, stacklevel=4)
+        return parse
 
     def _repair_request(self, request: Request, parse: StoryParse, why: str) -> Request:
         repair = load_prompt("repair")
@@ -439,6 +489,18 @@ class AutoParser:
 
 
 _PENDING = "answer pending in batch file"
+
+
+def _unrepaired(story: ParsedStory, why: str, pending: AnswerPending) -> ParsedStory:
+    """The first answer, kept while its re-ask waits in a batch file (a valid parse the
+    consistency check objects to is more than no parse), with a warning saying both."""
+    warnings.warn(
+        f"the consistency check fails ({why}); the re-ask waits in batch file {pending.path} "
+        f"(custom_id {pending.custom_id}), and the first answer is used meanwhile",
+        LLMRepairWarning,
+        stacklevel=4,
+    )
+    return story
 
 
 def pending_story(

@@ -31,6 +31,8 @@ frame                a thing's place changes only by a move of it, and no state 
 mover_present        whoever moves a thing is on stage, in the room of its container
 taken_from           a thing taken out of a container was in it
 hearer_present       a named hearer of a public telling is in the speaker's room
+inference_evidence   an Inference belief's outermost holder perceived an event of its
+                     provenance (the hint, look or remark it was inferred from)
 ==================== ========================================================================
 
 Each constraint is asserted under the literals of the facts it encodes and of the axioms it

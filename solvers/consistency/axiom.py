@@ -24,6 +24,7 @@ __all__ = [
     "FACTIVE",
     "FRAME",
     "HEARER_PRESENT",
+    "INFERENCE_EVIDENCE",
     "INTRO",
     "MEMORY",
     "MOVER_PRESENT",
@@ -49,6 +50,7 @@ UL, NC, FACTIVE, INTRO = "unique_location", "no_contradiction", "factive", "intr
 PERCEPTION, TESTIMONY, MEMORY = "perception_source", "testimony_source", "memory_source"
 PERSISTENCE, OBSERVATION, FRAME = "persistence", "observation", "frame"
 MOVER_PRESENT, TAKEN_FROM, HEARER_PRESENT = "mover_present", "taken_from", "hearer_present"
+INFERENCE_EVIDENCE = "inference_evidence"
 
 DEFAULT_AXIOMS: tuple[str, ...] = (
     UL,
@@ -64,6 +66,7 @@ DEFAULT_AXIOMS: tuple[str, ...] = (
     MOVER_PRESENT,
     TAKEN_FROM,
     HEARER_PRESENT,
+    INFERENCE_EVIDENCE,
 )
 """Short names of the built-in axioms, in the order reports list them."""
 

@@ -13,7 +13,16 @@ from beliefgraph.models import Belief
 from beliefgraph.text.phrase import phrase_chain
 
 from ..propagation import normalise_chain
-from .axiom import DEFAULT_AXIOMS, MEMORY, PERCEPTION, TESTIMONY, Axiom, lookup, resolve_axioms
+from .axiom import (
+    DEFAULT_AXIOMS,
+    INFERENCE_EVIDENCE,
+    MEMORY,
+    PERCEPTION,
+    TESTIMONY,
+    Axiom,
+    lookup,
+    resolve_axioms,
+)
 from .encoding import Encoding
 from .report import Conflict, ConsistencyReport
 
@@ -222,6 +231,13 @@ def _explanation(enc: Encoding, beliefs: list[int], events: list[int], axioms: t
             MEMORY: f"no event up to time {b.start} showed or told it to {who}",
         }[next(iter(sources))]
         return f"{claims[0]}, sourced by {b.mental_source}, but {missing}."
+    if len(beliefs) == 1 and axioms == (INFERENCE_EVIDENCE,):
+        b = enc.beliefs[beliefs[0]]
+        seen = [enc.steps[t - 1].event.cite() for t in b.provenance if 1 <= t <= enc.end]
+        return (
+            f"{claims[0]}, sourced by Inference, but {b.holders[0]} perceived none of its "
+            f"evidence: {' and '.join(seen)}."
+        )
     cites = [enc.steps[t - 1].event.cite() for t in events]
     lead = " and ".join(claims) if claims else "The story's events"
     if cites:

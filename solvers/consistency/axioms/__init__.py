@@ -9,9 +9,10 @@ module               axioms
 ``dynamics``         persistence, observation
 ``frame``            frame
 ``preconditions``    mover_present, taken_from, hearer_present
+``implied``          inference_evidence
 ==================== ===================================================================
 """
 
-from . import claims, dynamics, frame, knowledge, preconditions, sources
+from . import claims, dynamics, frame, implied, knowledge, preconditions, sources
 
-__all__ = ["claims", "dynamics", "frame", "knowledge", "preconditions", "sources"]
+__all__ = ["claims", "dynamics", "frame", "implied", "knowledge", "preconditions", "sources"]
