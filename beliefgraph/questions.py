@@ -367,6 +367,13 @@ def _answer(graph: BeliefGraph, query: Query, question: str, at: int) -> Answer:
             explanation=explain(graph, b, at=b.end or graph.end)[:1],
         )
     b = _belief_of(graph, chain, var, at)
+    if b is None and var[1] == "contains":
+        seen = _emptiness(graph, chain, target, at)
+        if seen is not None and seen[0]:  # everything it held is believed elsewhere now
+            who = phrase_chain(chain) + " " if chain else ""
+            lines = [line for x in seen[1] for line in explain(graph, x, at=at)]
+            lines.append(f"So {who}nothing is in {_the(target)}.")
+            return Answer(question=question, value="nothing", explanation=tuple(lines))
     if b is None:
         return Answer(question=question, value=None, explanation=(_nothing(chain, target),))
     return Answer(
@@ -387,6 +394,8 @@ def _belief_of(
 
 
 def _nothing(chain: tuple[str, ...], target: str) -> str:
+    if not chain:  # "In reality, nothing about ..." would not be a sentence
+        return f"The story says nothing about {_the(target)} that answers this."
     who = phrase_chain(chain)
     return (
         f"{who} nothing about {_the(target)}: no event that every holder perceived, and no "
