@@ -23,17 +23,18 @@ one batch round per turn; one question per request (BigToM, OpenToM) needs one r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from beliefgraph.errors import ConfigurationError
+from beliefgraph.errors import BeliefGraphError, ConfigurationError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import ParseCost, ParsedStory
 
 from .benchmark import Benchmark
 from .item import Item, ItemResult
 
-__all__ = ["Ask", "DirectPrompt", "direct_client", "import_rounds", "make_direct"]
+__all__ = ["Ask", "DirectPrompt", "QuestionPrompt", "direct_client", "import_rounds", "make_direct"]
 
 Ask = Callable[[list[dict[str, str]]], str]
 """Send chat messages as one plain-text request; the model's reply."""
@@ -56,6 +57,39 @@ class DirectPrompt(Protocol):
     def score(self, item: Item, state: Any) -> ItemResult:
         """The item's result from the state ``run`` returned, by the benchmark's scorer."""
         ...
+
+
+@dataclass(frozen=True)
+class QuestionPrompt:
+    """A ``DirectPrompt`` that asks one request per question and reads the reply into one of
+    the item's options (SimpleToM, ToMBench): the paper's ``messages`` for an item, the
+    paper's ``read`` of a reply (``None`` when it names no option) and the item's breakdown.
+    """
+
+    prompt_id: str
+    messages: Callable[[Item], list[dict[str, str]]]
+    read: Callable[[str, Item], str | None]
+    breakdown: Callable[[Item], dict[str, str]]
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Ask) -> str:
+        return ask(self.messages(item))
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        reply = str(state)
+        label = self.read(reply, item)
+        if label is None:
+            raise BeliefGraphError(f"the model's reply names no option: {reply[:200]!r}")
+        return ItemResult(
+            id=item.id,
+            gold=item.answer,
+            prediction=label,
+            correct=label == item.answer,
+            explanation=(f"Asked directly ({self.prompt_id}); the model replied {reply!r}.",),
+            breakdown=self.breakdown(item),
+        )
 
 
 def direct_client(what: str = "the direct baseline") -> Any:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -690,38 +690,16 @@ def _direct_breakdown(item: Item) -> dict[str, str]:
     }
 
 
-class _Direct:
-    """The paper's prompt, one request per question (``adapters.direct.DirectPrompt``)."""
-
-    prompt_id = DIRECT_PROMPT_ID
-
-    def story_key(self, item: Item) -> str:
-        return item.id
-
-    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> str:
-        return ask(direct_messages(item))
-
-    def score(self, item: Item, reply: str) -> ItemResult:
-        label = read_direct(reply, item)
-        if label is None:
-            raise BeliefGraphError(f"the model's reply names no option: {reply[:200]!r}")
-        return ItemResult(
-            id=item.id,
-            gold=item.answer,
-            prediction=label,
-            correct=label == item.answer,
-            explanation=(f"Asked directly ({DIRECT_PROMPT_ID}); the model replied {reply!r}.",),
-            breakdown=_direct_breakdown(item),
-        )
-
-
 @benchmarks.register("simpletom")
 def make_simpletom(direct: bool = False) -> Benchmark:
     """The SimpleToM adapter (``direct=True``: the same model asked the paper's prompt)."""
     if direct:
-        from .direct import make_direct
+        from .direct import QuestionPrompt, make_direct
 
-        return make_direct(make_simpletom(), _Direct())
+        return make_direct(
+            make_simpletom(),
+            QuestionPrompt(DIRECT_PROMPT_ID, direct_messages, read_direct, _direct_breakdown),
+        )
     read = _Reader()
 
     def build(item: Item) -> BeliefGraph:

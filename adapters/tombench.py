@@ -664,38 +664,16 @@ def _breakdown(item: Item) -> dict[str, str]:
     }
 
 
-class _Direct:
-    """The paper's prompt, one request per question (``adapters.direct.DirectPrompt``)."""
-
-    prompt_id = DIRECT_PROMPT_ID
-
-    def story_key(self, item: Item) -> str:
-        return item.id
-
-    def run(self, item: Item, ask: Callable[[list[dict[str, str]]], str]) -> str:
-        return ask(direct_messages(item))
-
-    def score(self, item: Item, reply: str) -> ItemResult:
-        label = read_direct(reply, item)
-        if label is None:
-            raise BeliefGraphError(f"the model's reply names no option: {reply[:200]!r}")
-        return ItemResult(
-            id=item.id,
-            gold=item.answer,
-            prediction=label,
-            correct=label == item.answer,
-            explanation=(f"Asked directly ({DIRECT_PROMPT_ID}); the model replied {reply!r}.",),
-            breakdown=_breakdown(item),
-        )
-
-
 @benchmarks.register("tombench")
 def make_tombench(direct: bool = False) -> Benchmark:
     """The ToMBench adapter (``direct=True``: the same model asked the release's prompt)."""
     if direct:
-        from .direct import make_direct
+        from .direct import QuestionPrompt, make_direct
 
-        return make_direct(make_tombench(), _Direct())
+        return make_direct(
+            make_tombench(),
+            QuestionPrompt(DIRECT_PROMPT_ID, direct_messages, read_direct, _breakdown),
+        )
     run = _Run()
     return Benchmark(
         name="tombench",
