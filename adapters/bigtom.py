@@ -443,9 +443,34 @@ def _text_build(item: Item) -> BeliefGraph:
     return track(item.story, strict=False)
 
 
+_STATES = frozenset(("Location", "Contents/Physical State", "Identity/Relation", "Epistemic"))
+"""What a BigToM belief answer is about: the state of the world. The agent's desires, plans,
+feelings and the actions it remembers are read only when its beliefs about that state decide
+nothing ("Carlos plans to open the valve" says nothing about whether he thinks it is open)."""
+
+
+def _best_match(
+    f: dict[str, str], agent: str, held: list[Any]
+) -> tuple[tuple[int, bool, Any] | None, list[tuple[int, bool, Any]]]:
+    """The (overlap, aware, belief) sharing most content words with an option, and the
+    matches of the other option that share as many."""
+    names = _words(agent)
+    scored = []
+    for aware in (True, False):
+        clause = _words(_clause(f["belief_answer_aware" if aware else "belief_answer_not_aware"]))
+        clause -= names
+        for b in held:
+            overlap = len(clause & (_words(b.proposition.render()) - names))
+            scored.append((overlap, aware, b))
+    best = max(scored, key=lambda t: t[0], default=None)
+    rivals = [t for t in scored if best is not None and t[0] == best[0] and t[1] != best[1]]
+    return best, rivals
+
+
 def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     """Answer from the graph of the prose: which of the two belief answers the agent's own
-    beliefs at the end of the story match (content words shared with a belief it holds).
+    beliefs at the end of the story match (content words shared with a belief it holds),
+    its beliefs about the state of the world first, the others only when those decide nothing.
 
     The template's fields are used only to name the options and their actions; the beliefs
     come from the parse of the story text. No match, or a tie, is no answer.
@@ -458,16 +483,10 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
         for b in graph.beliefs(max_order=1, at=graph.end)
         if b.holders == (agent,) and not b.proposition.negated
     ]
-    names = _words(agent)
-    scored = []
-    for aware in (True, False):
-        clause = _words(_clause(f["belief_answer_aware" if aware else "belief_answer_not_aware"]))
-        clause -= names
-        for b in held:
-            overlap = len(clause & (_words(b.proposition.render()) - names))
-            scored.append((overlap, aware, b))
-    best = max(scored, key=lambda t: t[0], default=None)
-    rivals = [t for t in scored if best is not None and t[0] == best[0] and t[1] != best[1]]
+    states = [b for b in held if b.proposition.content_type in _STATES]
+    best, rivals = _best_match(f, agent, states)
+    if best is None or best[0] == 0 or rivals:
+        best, rivals = _best_match(f, agent, held)
     breakdown = _breakdown(item)
     if best is None or best[0] == 0 or rivals:
         why = (

@@ -226,6 +226,10 @@ def _load(bench: Benchmark, path: Path, *, strict: bool, warn: bool) -> LoadedIt
         raise DataFormatError(
             f"{path}: no record could be read ({len(found)} problems, e.g. {shown})"
         )
+    if not items and not found:
+        # An empty (or blank) file is no benchmark: scoring it would print "0.00% of 0" and a
+        # parse coverage of 100% as if a run had happened.
+        raise DataFormatError(f"{path}: no record could be read (it holds no {bench.name} record)")
     if found and warn:
         warnings.warn(
             f"{path}: {len(found)} record(s) could not be read and are left out, e.g. {found[0]}",

@@ -240,7 +240,9 @@ def _describe(err: BaseException) -> str:
         where = ".".join(str(p) for p in first["loc"]) or "record"
         return f"{where}: {first['msg']} (got {_short(first.get('input'))})"
     if isinstance(err, json.JSONDecodeError):
-        return f"not valid JSON: {err.msg} at column {err.colno}"
+        # Python's own message for an open string ends in "starting at": drop it so the column
+        # we add does not read "at at".
+        return f"not valid JSON: {err.msg.removesuffix(' at')} at column {err.colno}"
     if isinstance(err, csv.Error):
         limit = csv.field_size_limit()
         return f"not a CSV row: {err} (expected at most {limit} characters a field)"

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Literal, Protocol
 
-from beliefgraph.errors import ConfigurationError, UnreadSentencesWarning
+from beliefgraph.errors import ConfigurationError, UnreadSentencesWarning, sentence_place
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import ParsedStory
 from beliefgraph.registry import parsers, resolve
@@ -166,10 +166,7 @@ def _parse(parser: StoryParser, text: str) -> ParsedStory:
             continue  # named again, with the others, just below
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if unread:
-        listing = "; ".join(
-            (f"line {s.line}" if s.line is not None else f"sentence {s.index + 1}") + f" {s.text!r}"
-            for s in unread
-        )
+        listing = "; ".join(f"{sentence_place(s.index, s.line)} {s.text!r}" for s in unread)
         warnings.warn(
             f"{len(unread)} of {len(story.sentences)} sentence(s) could not be read and are "
             f"kept as uninterpreted facts: {listing}. Answers that may depend on one say so "

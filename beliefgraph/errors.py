@@ -26,6 +26,16 @@ class UnknownNameError(BeliefGraphError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+PYTHON_FIX = 'pass strict=False to keep it as an uninterpreted world fact, or use parser="llm".'
+"""How to go on past an unread sentence, in the Python API's words."""
+
+
+def sentence_place(index: int, line: int | None) -> str:
+    """Where an unread sentence is: "sentence N" as the segmenter numbers them (1-based),
+    and its line in the source when known, so errors and warnings name it the same way."""
+    return f"sentence {index + 1}" + (f", line {line}" if line is not None else "")
+
+
 class UnparsedSentenceError(BeliefGraphError, ValueError):
     """The offline parser met sentences none of its rules reads.
 
@@ -47,23 +57,21 @@ class UnparsedSentenceError(BeliefGraphError, ValueError):
         self.index = index
         self.line = line
         self.unread = unread or ((sentence, index, line, ""),)
+        super().__init__(self.explain())
+
+    def explain(self, fix: str = PYTHON_FIX) -> str:
+        """The message, ending with ``fix`` (how to go on; the CLI names its own options)."""
         where = [
-            f"{'line ' + str(ln) if ln is not None else 'sentence ' + str(i + 1)}: {s!r}"
-            + (f" ({why})" if why else "")
+            f"{sentence_place(i, ln)}: {s!r}" + (f" ({why})" if why else "")
             for s, i, ln, why in self.unread
         ]
-        fix = 'pass strict=False to keep it as an uninterpreted world fact, or use parser="llm".'
         if len(where) == 1:
-            message = (
-                f"cannot parse {where[0]}. No rule of the offline parser reads this form; {fix}"
-            )
-        else:
-            listed = "\n".join(f"  {w}" for w in where)
-            message = (
-                f"cannot parse {len(where)} sentences:\n{listed}\nNo rule of the offline parser"
-                f" reads these forms; {fix.replace('it as an', 'each as an')}"
-            )
-        super().__init__(message)
+            return f"cannot parse {where[0]}. No rule of the offline parser reads this form; {fix}"
+        listed = "\n".join(f"  {w}" for w in where)
+        return (
+            f"cannot parse {len(where)} sentences:\n{listed}\nNo rule of the offline parser"
+            f" reads these forms; {fix.replace('it as an', 'each as an')}"
+        )
 
 
 class UnsupportedQuestionError(BeliefGraphError, ValueError):

@@ -195,3 +195,37 @@ def test_paired_tb_and_fb_and_the_24_cells() -> None:
     assert metrics["tb_and_fb/hidden/forward_action"](spoiled) == 1.0
     # Accuracy over the same items is 23/24: the paired score is the stricter figure.
     assert sum(r.correct for r in spoiled) == 23
+
+
+# -- text mode: the answer is read off the agent's beliefs about the state of the world ----------
+def _graph_of(*props: tuple[str, str, str, str]) -> object:
+    """A story whose narrated facts Ann perceives: (content type, subject, relation, value)."""
+    from beliefgraph.graph import BeliefGraph
+    from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
+
+    events = tuple(
+        Event(id=k + 1, kind="narrate", sentence=f"s{k}", sentence_index=k, perceivers=("Ann",),
+              proposition=Proposition(content_type=t, subject=s, relation=r, value=v))
+        for k, (t, s, r, v) in enumerate(props)
+    )  # fmt: skip
+    sentences = tuple(Sentence(index=k, text=f"s{k}", events=(k + 1,)) for k in range(len(props)))
+    story = ParsedStory(text=" ".join(e.sentence for e in events), sentences=sentences,
+                        events=events, actors=("Ann",), parser="test")  # fmt: skip
+    return BeliefGraph(story)
+
+
+def test_text_mode_reads_beliefs_about_the_state_before_plans() -> None:
+    # Ann plans something cold (a desire) but believes the tea is hot (a state): the belief
+    # answer is the state's, although both share as many words with an option.
+    item = conditions(ROW)[1]  # initial belief hidden, false belief: gold "... hot."
+    bench = get_benchmark("bigtom", mode="text")
+    graph = _graph_of(
+        ("Desire/Intention", "Ann", "want", "the tea cold"),
+        ("Contents/Physical State", "the tea", "is", "hot"),
+    )
+    result = bench.answer(item, graph)  # type: ignore[arg-type]
+    assert result.prediction == "Ann believes the tea is hot."
+    assert result.correct
+    # Only when no belief about the state decides are the others read.
+    only_plan = _graph_of(("Desire/Intention", "Ann", "want", "the tea cold"))
+    assert bench.answer(item, only_plan).prediction == "Ann believes the tea is cold."  # type: ignore[arg-type]

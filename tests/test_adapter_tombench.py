@@ -92,7 +92,8 @@ def test_nan_options_and_dotted_answer(tmp_path: Path) -> None:
     line = _with(**{"答案\nANSWER": "A. "}).replace('"Drawer"', "NaN").replace('"Cabinet"', "NaN")
     (item,) = load("tombench", _write(tmp_path, [line]))
     assert item.choices == ("Box", "Basket") and item.answer == "A"
-    assert item.id == "Mini Task:1:1" and item.meta["task"] == "Mini Task"
+    # "Mini Task" names no task: the record's ability names the False Belief Task
+    assert item.id == "Mini Task:1:1" and item.meta["task"] == "False Belief Task"
 
 
 def test_answer_of_a_missing_option_is_malformed(tmp_path: Path) -> None:
@@ -247,3 +248,30 @@ def test_knows_where_is_read_as_tombench_words_its_options(tmp_path: Path) -> No
         r.explanation for r in result.results
     ]
     assert "'yes', and the chalk is in the box" in result.results[1].explanation[-1]
+
+
+# -- the task of a record in a renamed file (QA report 21:38) ---------------------------------
+def test_a_renamed_file_takes_the_task_from_the_records_ability(tmp_path: Path) -> None:
+    result = evaluate("tombench", _write(tmp_path, [_with()], name="cut.jsonl"))
+    (r,) = result.results
+    assert r.breakdown["task"] == "False Belief Task"
+    assert r.correct and r.prediction == "B"
+
+
+def test_a_records_own_task_field_comes_first(tmp_path: Path) -> None:
+    path = _write(tmp_path, [_with(TASK="Hinting Task Test")], name="cut.jsonl")
+    (item,) = load("tombench", path)
+    assert item.meta["task"] == "Hinting Task Test"
+
+
+@pytest.mark.parametrize("ability", ["Intention: Intentions explanations", "Something new: x"])
+def test_an_ability_of_no_single_task_falls_back_to_the_file_name(
+    ability: str, tmp_path: Path
+) -> None:
+    (item,) = load("tombench", _write(tmp_path, [_with(**{"能力\nABILITY": ability})], "cut.jsonl"))
+    assert item.meta["task"] == "cut"
+
+
+def test_every_release_record_keeps_its_files_task(benchmarks: Path) -> None:
+    items = load("tombench", _data(benchmarks))
+    assert all(i.meta["task"] == Path(i.meta["file"]).stem for i in items)

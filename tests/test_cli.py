@@ -203,3 +203,51 @@ def test_table_lists_to_table_order_while_questions_reach_max_order(tmp_path: Pa
     assert f"{q}\n  basket" in result.output  # a third-order answer all the same
     deep = runner.invoke(app, ["track", str(story), "--table-order", "3"], env=wide)
     assert "(to order 3)" in deep.output and orders(deep.output) == {"0", "1", "2", "3"}
+
+
+# -- QA report 21:38: empty input, folders, the strict-parse error in the CLI's words ---------
+def test_an_empty_story_is_an_error_for_every_command(tmp_path: Path) -> None:
+    for text in ("", " \n\t\n"):
+        story = tmp_path / "empty.txt"
+        story.write_text(text)
+        for command in ("track", "show", "check", "omnitom"):
+            result = runner.invoke(app, [command, str(story)])
+            assert result.exit_code == 1, (command, result.output)
+            assert "empty.txt: the file is empty" in " ".join(result.output.split())
+        result = runner.invoke(app, ["track", "-"], input=text)
+        assert result.exit_code == 1 and "standard input: the file is empty" in result.output
+
+
+def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["track", str(tmp_path)])
+    flat = " ".join(result.output.split())  # rich wraps long lines
+    assert result.exit_code == 1
+    assert "is a folder" in flat and "no such file" not in flat
+
+
+def test_strict_parse_error_names_cli_options_and_sentence_numbers(tmp_path: Path) -> None:
+    story = tmp_path / "story.txt"
+    story.write_text("Sally is in the room. The moon sings softly. Birds hum.\n")
+    result = runner.invoke(app, ["track", str(story)])
+    flat = " ".join(result.output.split())
+    assert result.exit_code == 1
+    assert "--lenient" in flat and "--parser llm" in flat
+    assert "strict=False" not in flat and 'parser="llm"' not in flat
+    assert "sentence 2, line 1: 'The moon sings softly.'" in flat
+    assert "sentence 3, line 1: 'Birds hum.'" in flat
+    warned = runner.invoke(app, ["track", str(story), "--lenient", "--no-table"])
+    flat = " ".join(warned.output.split())
+    assert "sentence 2 'The moon sings softly.'" in flat and "sentence 3 'Birds hum.'" in flat
+
+
+def test_check_warns_that_story_options_do_not_apply_to_a_saved_graph(tmp_path: Path) -> None:
+    saved = tmp_path / "graph.json"
+    assert runner.invoke(app, ["track", SALLY, "--no-table", "--json", str(saved)]).exit_code == 0
+    result = runner.invoke(app, ["check", str(saved), "--max-order", "2", "--parser", "llm"])
+    flat = " ".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert "--max-order, --parser do not apply" in flat and "graph.json" in flat
+    plain = runner.invoke(app, ["check", str(saved)])
+    assert plain.exit_code == 0 and "warning" not in plain.output
+    story = runner.invoke(app, ["check", SALLY, "--max-order", "2"])
+    assert story.exit_code == 0 and "warning" not in story.output

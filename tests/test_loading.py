@@ -223,3 +223,25 @@ def test_require_utf8_walks_nested_records() -> None:
     with pytest.raises(DataFormatError, match="0xe9"):
         require_utf8(bad)
     require_utf8({"turns": [{"text": "fine é"}]})
+
+
+def test_an_open_json_string_names_its_column_once(tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_text('{"story": "abc\n')
+    with pytest.raises(DataFormatError) as caught:
+        load("tombench", path)
+    assert "starting at column" in str(caught.value)
+    assert "at at" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["", "  \n\n\t\n"])
+@pytest.mark.parametrize("name", ["tomi", "tombench"])
+def test_an_empty_file_is_an_error_naming_it(name: str, text: str, tmp_path: Path) -> None:
+    path = tmp_path / ("empty.jsonl" if name == "tombench" else "empty.txt")
+    path.write_text(text)
+    with pytest.raises(DataFormatError, match="empty"):
+        evaluate(name, path)
+    out = CliRunner().invoke(app, ["eval", name, "--data", str(path)])
+    assert out.exit_code == 1
+    flat = " ".join(out.output.split())
+    assert "no record could be read" in flat and "0.00%" not in flat

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from .errors import reported
+from .errors import error_console, reported
 from .io import read_text
 from .options import (
     BatchOut,
@@ -30,6 +30,7 @@ __all__ = ["check_command"]
 
 
 def check_command(
+    ctx: typer.Context,
     file: Annotated[
         str,
         typer.Argument(help="Story text, a graph JSON (track --json), or - for standard input."),
@@ -68,6 +69,7 @@ def check_command(
         if text.lstrip().startswith("{"):
             graph = BeliefGraph.from_json(text)
             order = None
+            _warn_unused(ctx, file)
         else:
             graph = track_text(
                 text,
@@ -86,6 +88,32 @@ def check_command(
         _print(console, report)
     if not report.consistent:
         raise typer.Exit(code=1)
+
+
+# The options that shape how a story is read; a saved graph was read already.
+_STORY_OPTIONS = (
+    "max_order", "trust", "open_containers", "parser", "llm_base_url", "llm_model",
+    "llm_mode", "batch_out", "lenient",
+)  # fmt: skip
+
+
+def _warn_unused(ctx: typer.Context, file: str) -> None:
+    """Warn about story options given with a saved graph: they cannot change it, and
+    ignoring them silently would let a user believe they did."""
+    given = [
+        "--" + name.replace("_", "-")
+        for name in _STORY_OPTIONS
+        # Typer carries its own click, so the source is told by name, not by class.
+        if getattr(ctx.get_parameter_source(name), "name", None) in ("COMMANDLINE", "ENVIRONMENT")
+    ]
+    if given:
+        error_console.print(
+            f"[yellow]warning:[/] {file} is a saved graph: {', '.join(given)} "
+            f"{'does' if len(given) == 1 else 'do'} not apply to it (it keeps the settings it "
+            "was saved with)",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def _print(console: Console, report: ConsistencyReport) -> None:

@@ -6,12 +6,15 @@ from contextlib import contextmanager
 import typer
 from rich.console import Console
 
-from beliefgraph.errors import BeliefGraphError
+from beliefgraph.errors import BeliefGraphError, UnparsedSentenceError
 
 __all__ = ["error_console", "reported"]
 
 error_console = Console(stderr=True)
 """Where errors and warnings go (standard error), so piped output stays clean."""
+
+CLI_FIX = "pass --lenient to keep it as an uninterpreted world fact, or use --parser llm."
+"""How to go on past an unread sentence, in the CLI's words (the error's own names Python's)."""
 
 
 @contextmanager
@@ -22,5 +25,6 @@ def reported(verbose: bool) -> Iterator[None]:
     except (BeliefGraphError, OSError) as err:
         if verbose:
             error_console.print_exception()
-        error_console.print(f"[bold red]error:[/] {err}", highlight=False)
+        message = err.explain(CLI_FIX) if isinstance(err, UnparsedSentenceError) else str(err)
+        error_console.print(f"[bold red]error:[/] {message}", highlight=False)
         raise typer.Exit(code=1) from None
