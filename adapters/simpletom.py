@@ -48,7 +48,14 @@ from pydantic import ValidationError
 from beliefgraph.api import track
 from beliefgraph.errors import BeliefGraphError, ConfigurationError, DataFormatError
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.grounding.freeform import FreeQuestion, ground_questions, option_needs
+from beliefgraph.grounding import StoryGrounding
+from beliefgraph.grounding.freeform import (
+    FreeQuestion,
+    co_present,
+    evidence_access,
+    ground_questions,
+    option_needs,
+)
 from beliefgraph.models import BeliefModel, Proposition
 from beliefgraph.reasoning import (
     ActionOption,
@@ -128,6 +135,8 @@ class ScenarioParse(BeliefModel):
     options: tuple[ActionOption, ...] = ()
     """The behavior options, typed by what they need (empty: type them when asked)."""
     access: AccessSentence | None = None
+    key_sentences: tuple[int, ...] = ()
+    """The sentences (1-based) the grounding links k to (the LLM path; empty: recorded)."""
     note: str = ""
 
     def graph(self, story: str) -> BeliefGraph:
@@ -337,6 +346,13 @@ def _answer(item: Item, graph: BeliefGraph, parse: ScenarioParse) -> ItemResult:
     qtype = item.meta["question_type"]
     lines = [parse.note] if parse.note.startswith("read by the LLM") else []
     lines.extend(reading.explanation)
+    if not reading.aware and parse.key_sentences:
+        # The graph holds no belief worded as k, but X may have perceived what the grounding
+        # links k to (a recall notice read, a bag looked into): that is awareness too.
+        seen, why = evidence_access(graph, parse.person_x, parse.key_sentences, parse.key.render())
+        lines.append(why)
+        if seen:
+            reading = reading.model_copy(update={"aware": True, "culpable": False})
     if qtype == "mental_state":
         value = "Yes" if reading.aware else "No"
         implies = "aware" if reading.aware else "unaware"
@@ -427,18 +443,22 @@ class LLMScenarioReader:
         # The parse first: a pending answer leaves it unread without raising, so the
         # grounding request is written to the same batch round.
         story = self._parser.parse(item.story)
+        named = person
+        person = _as_actor(person, story.actors)
         key_text, options = _question_content(item)
+        # The rows name X as the data does, so the request depends on the text alone.
         questions = [
-            FreeQuestion(text="key", options=(key_text,), holder=person, phrasing="{option}"),
+            FreeQuestion(text="key", options=(key_text,), holder=named, phrasing="{option}"),
             FreeQuestion(
                 text="options",
                 options=tuple(options),
-                phrasing=f"something in the story gives {person} a reason to {{option}}",
+                phrasing=f"something in the story gives {named} a reason to {{option}}",
             ),
         ]
-        ground_story = str(item.meta.get("ground_story", item.story))
-        actors = _actors(item, person)
-        key_ev, option_ev = ground_questions(self._grounder, ground_story, actors, questions)
+        actors = _actors(item, named)
+        grounding, (key_ev, option_ev) = ground_questions(
+            self._grounder, item.story, actors, questions
+        )
         key_sentences = set(key_ev[0].sentences)
         how = f"{key_ev[0].how[0]}" if key_ev[0].how else "?"
         lines = [
@@ -473,6 +493,8 @@ class LLMScenarioReader:
             EventSpec(sentence=e.sentence_index, **{k: getattr(e, k) for k in keep})
             for e in story.events
         )
+        events, moved = _co_present(item.story, events, story.actors, grounding)
+        lines.extend(moved)
         return ScenarioParse(
             id=item.meta["story_id"],
             actors=story.actors,
@@ -480,8 +502,55 @@ class LLMScenarioReader:
             key=keys[0],
             events=events,
             options=tuple(typed),
+            key_sentences=tuple(sorted(key_sentences)),
             note="read by the LLM. " + " ".join(lines),
         )
+
+
+def _co_present(
+    story: str, events: tuple[EventSpec, ...], actors: Sequence[str], grounding: StoryGrounding
+) -> tuple[tuple[EventSpec, ...], list[str]]:
+    """Who perceives each event: the perception model's perceivers, less anyone the grounding
+    says was not there to perceive the sentence (its scene's ``present`` and ``involved``).
+
+    A story rarely narrates where each person is ("Mary sealed a yogurt in a KFC bag"; her
+    classmate appears only in the next sentence), so the perception model, which treats
+    everyone as present until someone leaves, would let the classmate see the yogurt go in.
+    The grounding's scenes are the model's reading of co-presence; they only ever remove a
+    perceiver, never add one. Sentences without a scene (an aware control's appended one)
+    keep the perception model's perceivers.
+    """
+    graph = track(story, parser=RecordedParser(events=events, actors=tuple(actors)))
+    steps = graph.timeline.steps
+    if len(steps) != len(events):  # not one step per event: leave the perception model be
+        return events, []
+    out: list[EventSpec] = []
+    notes: list[str] = []
+    for spec, step in zip(events, steps, strict=True):
+        there = co_present(grounding, spec.sentence + 1, lambda a: _as_actor(a, actors))
+        if there is None or step.perceivers <= there:
+            out.append(spec)
+            continue
+        kept = tuple(sorted(step.perceivers & there))
+        out.append(spec.model_copy(update={"perceivers": kept}))
+        gone = ", ".join(sorted(step.perceivers - there))
+        notes.append(f"{gone} not there to perceive sentence {spec.sentence + 1} (the grounding).")
+    return tuple(out), list(dict.fromkeys(notes))
+
+
+def _as_actor(name: str, actors: Sequence[str]) -> str:
+    """``name`` as the parse spells the actor ("Mary's classmate" is the parse's "classmate",
+    "the athlete" its "athlete"): the one actor with the same head noun whose words are among
+    the name's; the name itself when none or several are.
+
+    >>> _as_actor("Mary's classmate", ["Mary", "classmate"]), _as_actor("Bo", ["Ann"])
+    ('classmate', 'Bo')
+    """
+    from beliefgraph.parsers.llm.schema import name_key, resolve
+
+    keys = {name_key(a): a for a in actors}
+    found = resolve(name_key(name), keys)
+    return keys[found] if found is not None else name
 
 
 def _question_content(item: Item) -> tuple[str, list[str]]:
@@ -807,9 +876,6 @@ def aware_variant(items: Sequence[Item], parse: ScenarioParse) -> list[Item]:
             "story_id": sid,
             "core_id": f"{core}-aware",
             "parse": variant.model_dump(mode="json"),
-            # The appended sentence comes after every sentence the questions rest on, so the
-            # LLM path grounds the questions in the original story (the same request).
-            "ground_story": item.meta.get("ground_story", item.story),
         }
         out.append(
             item.model_copy(

@@ -44,7 +44,7 @@ from typing import Any
 from beliefgraph.api import track
 from beliefgraph.errors import BeliefGraphError, UnsupportedQuestionError
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.grounding import LLMGrounder, RowEvidence, negated
+from beliefgraph.grounding import LLMGrounder, RowEvidence, StoryGrounding, negated
 from beliefgraph.grounding.freeform import FreeQuestion, choose_by_access, ground_questions
 from beliefgraph.models import Answer
 from beliefgraph.questions import read_question
@@ -237,7 +237,9 @@ class _Run:
     """One evaluation's state: the grounding of each story's free-form questions."""
 
     def __init__(self) -> None:
-        self.evidence: dict[str, tuple[list[FreeQuestion], list[list[RowEvidence]]]] = {}
+        self.evidence: dict[
+            str, tuple[list[FreeQuestion], list[list[RowEvidence]], StoryGrounding]
+        ] = {}
         self.failed: dict[str, str] = {}
 
     def build(self, item: Item) -> BeliefGraph:
@@ -255,11 +257,13 @@ class _Run:
         if client is not None and free:
             key = _story_key(item)
             try:
-                evidence = ground_questions(LLMGrounder(client), item.story, _names(item), free)
+                grounding, evidence = ground_questions(
+                    LLMGrounder(client), item.story, _names(item), free
+                )
             except BeliefGraphError as err:  # pending or failed: the questions say why
                 self.failed[key] = str(err)
             else:
-                self.evidence[key] = (free, evidence)
+                self.evidence[key] = (free, evidence, grounding)
         return graph
 
     def answer(self, item: Item, graph: BeliefGraph) -> ItemResult:
@@ -274,9 +278,9 @@ class _Run:
         key = _story_key(item)
         if key in self.failed:
             raise BeliefGraphError(f"the question's grounding is missing: {self.failed[key]}")
-        free, evidence = self.evidence[key]
+        free, evidence, grounding = self.evidence[key]
         n = next(j for j, q in enumerate(free) if q.text == item.question)
-        choice = choose_by_access(graph, free[n], evidence[n])
+        choice = choose_by_access(graph, free[n], evidence[n], grounding)
         letters: tuple[str, ...] = tuple(item.meta.get("letters", _LETTERS[: len(item.choices)]))
         prediction = letters[choice.index] if choice.index is not None else None
         return ItemResult(

@@ -321,7 +321,7 @@ def answer(graph: BeliefGraph, question: str) -> Answer:
     try:
         result = _answer(graph, query, question, at)
     except _OnlyInUnread as missing:  # the name is in a sentence the parser could not read
-        listing = "; ".join(_cite_sentence(original.story.sentences[i]) for i in missing.unread)
+        listing = _cite_unread(original, missing.unread)
         return Answer(
             question=question,
             value=None,
@@ -334,7 +334,7 @@ def answer(graph: BeliefGraph, question: str) -> Answer:
     unread = _rests_on_unread(original, graph, query, result, at)
     if not unread:
         return result
-    listing = "; ".join(_cite_sentence(original.story.sentences[i]) for i in unread)
+    listing = _cite_unread(original, unread)
     note = f"This answer may be wrong: it can depend on {listing}, which the parser could not read."
     return result.model_copy(
         update={"rests_on_unread": unread, "explanation": (*result.explanation, note)}
@@ -654,9 +654,11 @@ def _check_unread(graph: BeliefGraph, name: str) -> None:
     if not word:
         return
     unread = tuple(
-        s.index
-        for s in graph.story.unparsed
-        if re.search(rf"\b{re.escape(word)}", normalise(s.text))
+        dict.fromkeys(
+            s.index
+            for s in graph.story.unparsed
+            if re.search(rf"\b{re.escape(word)}", normalise(s.text))
+        )
     )
     if unread:
         raise _OnlyInUnread(name, unread)
@@ -705,7 +707,17 @@ def _rests_on_unread(
             w and re.search(rf"\b{re.escape(w)}", text) for w in words | names
         ):
             out.append(s.index)
-    return tuple(out)
+    return tuple(dict.fromkeys(out))
+
+
+def _cite_unread(graph: BeliefGraph, indices: tuple[int, ...]) -> str:
+    """Name the unread sentences (or clauses) with these indices, in story order.
+
+    A parser may keep several clauses of one sentence, all with that sentence's index;
+    each unread one is named, with the number users see (the segmenter's, 1-based).
+    """
+    wanted = set(indices)
+    return "; ".join(_cite_sentence(s) for s in graph.story.unparsed if s.index in wanted)
 
 
 def _cite_sentence(s) -> str:
@@ -724,12 +736,14 @@ def _with_lead_in(graph: BeliefGraph, clause: str, question: str) -> BeliefGraph
             f"cannot read the lead-in {clause!r} of {question!r}: {err}"
         ) from None
     offset = graph.end
+    # The lead-in is one sentence after the story's last (clauses share their number).
+    after = max((s.index for s in graph.story.sentences), default=-1) + 1
     events = tuple(
         e.model_copy(
             update={
                 "id": e.id + offset,
                 "hypothetical": True,
-                "sentence_index": len(graph.story.sentences),
+                "sentence_index": after,
             }
         )
         for e in extra.events

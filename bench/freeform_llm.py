@@ -10,8 +10,8 @@ Sample (item-blind, fixed before any answer was seen): SimpleToM, the 10 fixture
 English story of each of three tasks chosen by what the graph reads (``TOMBENCH_TASKS``).
 
 Through beliefgraph (``freeform_through.jsonl``): per story one parse request and one
-grounding request (``beliefgraph.ground.v1``), independent, one batch round; an aware control
-adds its parse only (its questions are grounded in the original story: the same request).
+grounding request (``beliefgraph.ground.v1``), independent, one batch round (an aware control
+is a story of its own; a ToMBench story whose questions the question module reads, parse only).
 Directly (``freeform_direct.jsonl``, and ``freeform_direct_controls.jsonl`` for the aware
 controls): one request per question in the paper's prompt format (SimpleToM: Gu et al., App.
 K.1 format; ToMBench: the release's English prompt). The model name is ``frontier`` and no
@@ -38,6 +38,7 @@ from beliefgraph.api import using_parser
 from beliefgraph.parsers.llm import LLMCache, LLMParser, import_results
 
 __all__ = ["TOMBENCH_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
+
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLETOM = ROOT / "tests" / "fixtures" / "simpletom"
@@ -77,8 +78,12 @@ FILES = {
 }
 """Request file -> (direct?, the parts of the sample it asks about)."""
 PARTS = ("simpletom", "controls", "tombench")
-ANSWERS = {k: RECORDED / f"freeform_{k}.answers.jsonl" for k in FILES}
-"""The recorded answers of each request file."""
+ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_direct", "freeform_direct_controls")
+"""The recorded answer files, in the order they were answered: ``freeform_through_r2`` is the
+second batch round (the aware controls' grounding requests, added after round 1, and the three
+re-asks the parser wrote for answers that failed its consistency check)."""
+MAX_REQUESTS = 40
+"""A request file holds at most this many requests (a longer export is split: ``_2``...)."""
 
 
 def run(
@@ -141,27 +146,35 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
 
 
 def export(out: Path) -> dict[str, int]:
-    """Write the request files (``FILES``) to ``out``; how many requests each holds."""
+    """Write the request files (``FILES``, each split at ``MAX_REQUESTS``) to ``out``; how many
+    requests each kind holds."""
     out.mkdir(parents=True, exist_ok=True)
     sizes = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         items = sample(tmp)
         for kind, (direct, parts) in FILES.items():
-            batch = out / f"freeform_{kind}.jsonl"
-            batch.unlink(missing_ok=True)
+            batch = tmp / f"freeform_{kind}.jsonl"
             run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch, parts=parts)
-            sizes[kind] = len(batch.read_text(encoding="utf-8").splitlines())
+            lines = batch.read_text(encoding="utf-8").splitlines()
+            sizes[kind] = len(lines)
+            for n in range(0, len(lines), MAX_REQUESTS):
+                part = f"_{n // MAX_REQUESTS + 1}" if n else ""
+                chunk = lines[n : n + MAX_REQUESTS]
+                (out / f"freeform_{kind}{part}.jsonl").write_text(
+                    "\n".join(chunk) + "\n", encoding="utf-8"
+                )
     return sizes
 
 
-def replay(answers: dict[str, Path]) -> dict[str, Any]:
-    """Import the recorded answers into a fresh cache and rerun; the figures of each path.
+def replay(answers: Path = RECORDED) -> dict[str, Any]:
+    """Import the recorded answers (``ROUNDS`` in ``answers``) into a fresh cache and rerun;
+    the figures of each path and of the reasoner alone.
 
     Each path runs twice: once to write its requests (the batch file's rows map each
     ``custom_id`` to its cache key), once after the import, reading every answer from the
     cache (a batch file stays set, so a missing answer is written there, never sent, and
-    counted as ``left``). An answers file that does not exist is skipped.
+    counted as ``left``).
     """
     got: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -172,10 +185,16 @@ def replay(answers: dict[str, Path]) -> dict[str, Any]:
             batch = tmp / f"{path}.jsonl"
             run(items, direct=direct, cache=cache, batch=batch)
             stored = failed = 0
-            for kind in (k for k in FILES if k.startswith(path) and answers[k].exists()):
-                report = import_results(answers[kind], LLMCache(cache))
-                stored += report.stored
-                failed += len(report.failures) + len(report.problems)
+            for name in ROUNDS:
+                if (
+                    name.startswith(f"freeform_{path}")
+                    and (answers / f"{name}.answers.jsonl").exists()
+                ):
+                    if name.endswith("_r2"):  # the re-asks exist once round 1 is answered
+                        run(items, direct=direct, cache=cache, batch=batch)
+                    report = import_results(answers / f"{name}.answers.jsonl", LLMCache(cache))
+                    stored += report.stored
+                    failed += len(report.failures) + len(report.problems)
             left = tmp / f"{path}.left.jsonl"
             start = time.perf_counter()
             results = run(items, direct=direct, cache=cache, batch=left)
@@ -205,7 +224,7 @@ def main(argv: list[str] | None = None) -> None:
             path = args.out / f"freeform_{kind}.jsonl"
             print(f"{path}: {n} requests, {path.stat().st_size / 1000:.1f} KB")
         return
-    got = replay({k: args.answers / f"freeform_{k}.answers.jsonl" for k in FILES})
+    got = replay(args.answers)
     if args.json:
         print(json.dumps({k: f for k, (f, _) in got.items()}, indent=2, sort_keys=True))
         return

@@ -24,10 +24,12 @@ from beliefgraph.adapters.harness import answer_items
 from beliefgraph.adapters.simpletom import direct_messages as simple_messages
 from beliefgraph.adapters.tombench import SYSTEM_PROMPT_EN, free_questions
 from beliefgraph.adapters.tombench import direct_messages as tom_messages
-from beliefgraph.grounding import RowEvidence
+from beliefgraph.grounding import RowEvidence, Scene, StoryGrounding
 from beliefgraph.grounding.freeform import (
     FreeQuestion,
     choose_by_access,
+    co_present,
+    evidence_access,
     option_needs,
     option_rows,
 )
@@ -78,8 +80,12 @@ def test_option_rows_carry_the_holder_and_the_question() -> None:
     assert rows[4] == ((), "x (answering: Q?)")
 
 
-def test_option_needs_awareness_when_it_rests_on_the_key_sentence() -> None:
-    assert option_needs(RowEvidence(row=0, sentences=[1, 2]), {1}) == "aware"
+def test_option_needs_awareness_when_its_reason_lies_only_in_the_key_sentences() -> None:
+    # Changed on purpose: an option whose reason also lies outside k's sentences (what the
+    # holder perceives: "offer a fork" for a KFC bag) is what one does without k.
+    assert option_needs(RowEvidence(row=0, sentences=[1]), {1}) == "aware"
+    assert option_needs(RowEvidence(row=0, sentences=[1, 3]), {1, 3}) == "aware"
+    assert option_needs(RowEvidence(row=0, sentences=[1, 2]), {1}) == "unaware"
     assert option_needs(RowEvidence(row=0, sentences=[2]), {1}) == "unaware"
     assert option_needs(RowEvidence(row=0), {1}) is None
 
@@ -260,3 +266,23 @@ def test_direct_reply_naming_no_option_is_unanswered(stub: Any, offline: None) -
     with using_parser(LLMParser(strict=False, **settings)):
         (r,) = answer_items(get_benchmark("simpletom", direct=True), items)
     assert r.prediction is None and "names no option" in r.explanation[-1]
+
+
+def test_evidence_access_needs_every_event_naming_it_perceived() -> None:
+    graph = track(BANK, strict=False)
+    # "the chalk is in the box": Xiao Li saw the chalk found, not its move to the box.
+    seen, why = evidence_access(graph, "Xiao Li", [1], "the chalk is in the box")
+    assert not seen and "perceived none of sentence(s) [1]" in why
+    seen, why = evidence_access(graph, "Xiao Ming", [1], "the chalk is in the box")
+    assert seen and why.startswith("Xiao Ming perceived sentence 1")
+
+
+def test_co_present_reads_the_scene_through_the_names() -> None:
+    grounding = StoryGrounding(
+        scenes=[Scene(n=1, present=["Mary"]), Scene(n=2, present=["Mary's classmate"],
+                                                    involved=["Mary"])],
+    )  # fmt: skip
+    short = {"Mary's classmate": "classmate"}
+    assert co_present(grounding, 1, lambda a: short.get(a, a)) == {"Mary"}
+    assert co_present(grounding, 2, lambda a: short.get(a, a)) == {"classmate", "Mary"}
+    assert co_present(grounding, 3, lambda a: a) is None

@@ -156,6 +156,10 @@ def test_knowledge_access_needs_two_minds_and_a_narrated_wish_is_public() -> Non
     both = g.model_copy(update={"scenes": [told, *g.scenes[1:]]})
     labels, _ = label_from_evidence(("Li",), g.rows[0], both, ["Li", "Wu"])
     assert labels["knowledge_access"] == "Public"
+    # ... until the state changes: an outdated belief is no longer common ground.
+    stale = g.rows[0].model_copy(update={"frame": "outdated"})
+    labels, _ = label_from_evidence(("Li",), stale, both, ["Li", "Wu"])
+    assert (labels["knowledge_access"], labels["context"]) == ("Private", "Temporal")
     # Narrated to every reader, a decision narrated as one actor's own is still Public
     # (OmniToM App. E: "Xiao Hong wants to move to a bigger office", order 0, Public).
     labels, sources = label_from_evidence((), g.rows[1], g, ["Li", "Zhang"])

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from beliefgraph import track
 from beliefgraph.errors import UnparsedSentenceError
 from beliefgraph.models import Entity, Proposition
 from beliefgraph.parsers import RulesParser, make_rules_parser
 from beliefgraph.registry import parsers
+from beliefgraph.text import segment
 
 FIELDS = (
     "kind",
@@ -307,7 +309,9 @@ def test_tombench_location_false_belief(tombench):
             "proposition": _loc("hat", "storage locker"),
         },
     ]
-    assert [e.sentence_index for e in story.events] == [0, 1, 1, 1, 2, 3, 4]
+    # One comma-spliced sentence: its five clauses share the segmenter's sentence 1.
+    assert [e.sentence_index for e in story.events] == [0, 0, 0, 0, 0, 0, 0]
+    assert [s.index for s in story.sentences] == [0, 0, 0, 0, 0]
     assert story.sentences[1].events == (2, 3, 4)
     assert all(e.line is None for e in story.events)
 
@@ -534,20 +538,20 @@ def test_unresolvable_pronoun_is_unparsed():
 
 
 def test_strict_error_names_sentence_and_line():
-    text = "1 Ella entered the garage.\n2 Ella juggled three oranges.\n3 Ella exited the garage."
+    text = "1 Ella entered the garage.\n2 Ella moved oranges aside.\n3 Ella exited the garage."
     with pytest.raises(UnparsedSentenceError, match="line 2") as err:
         _parse(text)
     assert (err.value.sentence, err.value.index, err.value.line) == (
-        "Ella juggled three oranges.",
+        "Ella moved oranges aside.",
         1,
         2,
     )
-    assert "Ella juggled three oranges." in str(err.value)
+    assert "Ella moved oranges aside." in str(err.value)
 
 
 def test_non_strict_warns_and_keeps_fact():
-    text = "1 Ella entered the garage.\n2 Ella juggled three oranges.\n3 Ella exited the garage."
-    with pytest.warns(UserWarning, match="Ella juggled three oranges"):
+    text = "1 Ella entered the garage.\n2 Ella moved oranges aside.\n3 Ella exited the garage."
+    with pytest.warns(UserWarning, match="Ella moved oranges aside"):
         story = _parse(text, strict=False)
     assert [e.kind for e in story.events] == ["enter", "narrate", "exit"]
     unread = story.sentences[1]
@@ -556,7 +560,7 @@ def test_non_strict_warns_and_keeps_fact():
         content_type="Action/Event",
         subject="world",
         relation="state",
-        value="Ella juggled three oranges.",
+        value="Ella moved oranges aside.",
     )
     assert story.events[1].line == 2 and story.events[2].id == 3
     with pytest.warns(UserWarning, match="line 2"):  # a cached story warns again
@@ -581,17 +585,15 @@ def test_repeated_parse_is_identical():
 
 
 def test_strict_error_names_every_unread_sentence():
-    text = (
-        "Ella entered the garage. Ella juggled three oranges.\nElla hummed. Ella exited the garage."
-    )
+    text = "Ella entered the garage. Ella moved oranges aside.\nElla moved past. " + "Ella exited."
     with pytest.raises(UnparsedSentenceError) as err:
         _parse(text)
     assert [(s, i, line) for s, i, line, _ in err.value.unread] == [
-        ("Ella juggled three oranges.", 1, 1),
-        ("Ella hummed.", 2, 2),
+        ("Ella moved oranges aside.", 1, 1),
+        ("Ella moved past.", 2, 2),
     ]
-    assert err.value.sentence == "Ella juggled three oranges."
-    assert "2 sentences" in str(err.value) and "line 2: 'Ella hummed.'" in str(err.value)
+    assert err.value.sentence == "Ella moved oranges aside."
+    assert "2 sentences" in str(err.value) and "line 2: 'Ella moved past.'" in str(err.value)
 
 
 def test_clause_cap_is_named_and_long_chains_are_linear():
@@ -603,3 +605,38 @@ def test_clause_cap_is_named_and_long_chains_are_linear():
     too_long = "Sally " + " and ".join(verbs[i % 2] for i in range(MAX_CLAUSES + 1)) + "."
     with pytest.raises(UnparsedSentenceError, match="at most 100"):
         _parse(too_long)
+
+
+def test_sentence_numbers_are_the_segmenters_and_clauses_share_them() -> None:
+    # Issue 14's gap: "sentence N" counted clauses, so it drifted after a comma splice.
+    text = "Tom went out, Ann came in. Zed moved the gizmo sideways, Ann left. Ann came in."
+    with pytest.warns(UserWarning, match="sentence 2: 'Zed moved"):
+        story = RulesParser(strict=False).parse(text)
+    assert [(s.index, s.text) for s in story.sentences] == [
+        (0, "Tom went out"),
+        (0, "Ann came in."),
+        (1, "Zed moved the gizmo sideways"),
+        (1, "Ann left."),
+        (2, "Ann came in."),
+    ]
+    assert [s.index - 1 for s in segment(text)] == [0, 1, 2]
+    assert [e.sentence_index for e in story.events] == [0, 0, 1, 1, 2]
+    with pytest.raises(UnparsedSentenceError) as err:
+        RulesParser().parse(text)
+    assert err.value.index == 1  # the segmenter's sentence 2 (the message names its line)
+    assert "line 1: 'Zed moved the gizmo sideways'" in str(err.value)
+
+
+def test_explanations_cite_the_segmenters_sentence_numbers() -> None:
+    text = (
+        "Sally and Anne were in the room, Sally put the ball in the basket. Sally went out. "
+        "Anne moved the ball to the box. Zed moved the ball sideways."
+    )
+    with pytest.warns(UserWarning):
+        graph = track(text, strict=False)
+    answer = graph.ask("Where will Sally look for the ball?")
+    assert answer.value == "basket"
+    assert answer.explanation[0].startswith('Sally perceived sentence 1 ("Sally put the ball')
+    assert answer.explanation[1].startswith('Sally did not perceive sentence 3 ("Anne moved')
+    assert answer.rests_on_unread == (3,)
+    assert "sentence 4 ('Zed moved the ball sideways.')" in answer.explanation[-1]

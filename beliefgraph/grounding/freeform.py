@@ -25,7 +25,7 @@ call is independent of the parse call and one batch round serves both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import BeliefModel, Event
@@ -39,6 +39,8 @@ __all__ = [
     "FreeQuestion",
     "OptionChoice",
     "choose_by_access",
+    "co_present",
+    "evidence_access",
     "ground_questions",
     "option_needs",
     "option_rows",
@@ -94,8 +96,9 @@ def option_rows(questions: Sequence[FreeQuestion]) -> list[Row]:
 
 def ground_questions(
     grounder: object, story: str, actors: Sequence[str], questions: Sequence[FreeQuestion]
-) -> list[list[RowEvidence]]:
-    """Ground every option of ``questions`` in one call; the evidence per question, per option.
+) -> tuple[StoryGrounding, list[list[RowEvidence]]]:
+    """Ground every option of ``questions`` in one call: the whole reply (its scenes say who
+    could perceive each sentence), and the evidence per question, per option.
 
     ``grounder`` is an ``LLMGrounder`` (one request for the whole story, cached and batchable).
     """
@@ -110,7 +113,16 @@ def ground_questions(
             per.append(ev if ev is not None else RowEvidence(row=i))
             i += 1
         out.append(per)
-    return out
+    return grounding, out
+
+
+def co_present(grounding: StoryGrounding, n: int, resolve: Callable[[str], str]) -> set[str] | None:
+    """Who the grounding says could perceive sentence ``n`` (``present`` and ``involved``,
+    names through ``resolve``); None when it has no scene for it."""
+    scene = grounding.scene(n)
+    if scene is None:
+        return None
+    return {resolve(a) for a in (*scene.present, *scene.involved)}
 
 
 def _event_words(step: object) -> set[str]:
@@ -138,6 +150,13 @@ def _in_sentence(graph: BeliefGraph, event: Event, n: int) -> bool:
     return event.sentence_index + 1 == n
 
 
+def _about(event: Event, holder: str) -> bool:
+    """A narrated fact about the holder (their perception, their state) is known to them: the
+    perception model's own rule, which it applies only when it knows the holder's room."""
+    p = event.proposition
+    return event.kind == "narrate" and p is not None and p.subject == holder and not p.negated
+
+
 def _perceived(
     graph: BeliefGraph, n: int, holder: str, option: str, scenes: StoryGrounding | None
 ) -> tuple[bool, str]:
@@ -150,13 +169,36 @@ def _perceived(
     """
     steps = [s for s in graph.timeline.steps if _in_sentence(graph, s.event, n)]
     if steps:
-        words = set(content_tokens(option))
+        # The thing's words, not the people's: every event about William names "William".
+        people = set(content_tokens(" ".join(graph.actors)))
+        words = set(content_tokens(option)) - people
         about = [s for s in steps if _event_words(s) & words] or steps
-        return all(holder in s.perceivers for s in about), "the graph"
+        return all(holder in s.perceivers or _about(s.event, holder) for s in about), "the graph"
     scene = scenes.scene(n) if scenes is not None else None
     if scene is None:
         return False, "no reading of it"
     return holder in (*scene.present, *scene.involved), "the grounding's scene"
+
+
+def evidence_access(
+    graph: BeliefGraph,
+    holder: str,
+    sentences: Sequence[int],
+    text: str,
+    scenes: StoryGrounding | None = None,
+) -> tuple[bool, str]:
+    """Whether ``holder`` perceived one of the sentences the grounding links ``text`` to: all
+    the events of that sentence that name ``text``'s words (the graph's perception model).
+
+    Knowledge from perceived evidence: a recall notice read, a bag looked into. The graph
+    holds the events; the grounding links them to the proposition, which the events may word
+    differently ("the salmon is recalled" as evidence of "the salmon contains the toxin").
+    """
+    for n in sorted(set(sentences)):
+        ok, how = _perceived(graph, n, holder, text, scenes)
+        if ok:
+            return True, f"{holder} perceived sentence {n}, linked to it by the grounding ({how})."
+    return False, f"{holder} perceived none of sentence(s) {sorted(set(sentences))} ({text!r})."
 
 
 def choose_by_access(
@@ -212,8 +254,16 @@ def choose_by_access(
 
 
 def option_needs(evidence: RowEvidence, key_sentences: set[int]) -> str | None:
-    """``"aware"`` when the option rests on a sentence of the key fact, ``"unaware"`` when it
-    rests on other sentences only, None when the grounding links it to no sentence."""
+    """``"aware"`` when the story gives the reason for the option only in the key fact's
+    sentences (only someone who knows k has it), ``"unaware"`` when the reason also or only
+    lies in other sentences (what the holder perceives), None when the grounding links the
+    option to no sentence.
+
+    >>> option_needs(RowEvidence(row=0, sentences=[1]), {1})
+    'aware'
+    >>> option_needs(RowEvidence(row=0, sentences=[1, 2]), {1})
+    'unaware'
+    """
     if not evidence.sentences:
         return None
-    return "aware" if set(evidence.sentences) & key_sentences else "unaware"
+    return "aware" if set(evidence.sentences) <= key_sentences else "unaware"

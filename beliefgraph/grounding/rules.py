@@ -23,8 +23,10 @@ labelling prompt ``official/prompts_label.py``):
   it; an event's parties; an onlooker alone) are counted against the story's actors: every
   actor, and at least two of them -> Public; two or more -> Shared; one -> Private (common
   ground needs two minds, so a lone actor's perception is Private even when the actor list
-  names nobody else). Beliefs about beliefs are Private (held internally; nobody perceives
-  another's model of a third mind).
+  names nobody else). An outdated belief (the world changed since) is Private: the mutual
+  knowledge ended when the state changed, as in the graph's rule (``beliefgraph.labelling``:
+  only those who still hold the same value share it). Beliefs about beliefs are Private
+  (held internally; nobody perceives another's model of a third mind).
 - **Representation** (``evidence``): world facts are narrated, Explicit. An actor's belief
   is Explicit when the story puts it into words for the holder (said to or by them, or
   narrated as their thought), Implicit when it must be inferred from actions, perception or
@@ -224,6 +226,10 @@ def _access(
     chain: tuple[str, ...], ev: RowEvidence, grounding: StoryGrounding, cast: Sequence[str]
 ) -> KnowledgeAccess:
     if len(chain) >= 2 or not ev.how or ev.how[0] not in ("saw", "heard", "remembers"):
+        return "Private"
+    if ev.frame == "outdated":
+        # A state that changed since is no longer common ground: whoever saw the change holds
+        # another value (the graph's labeler counts only who "still holds the same value").
         return "Private"
     who = _mutual(ev, grounding, chain[0])
     if chain[0] not in who:

@@ -20,9 +20,10 @@ class Answer(BeliefModel):
     explanation: tuple[str, ...] = Field(default=())
     """One line per reasoning step, each naming the story lines that decided it."""
     rests_on_unread: tuple[int, ...] = ()
-    """Sentences the parser could not read that may change this answer (their ``index`` in
-    ``graph.story.sentences``, 0-based); the explanation's last line names them. Empty when
-    every sentence that could bear on it was read."""
+    """Sentences the parser could not read that may change this answer (their ``index``,
+    0-based in the segmenter's numbering: clauses of one sentence share it); the
+    explanation's last line names them. Empty when every sentence that could bear on it
+    was read."""
 
     def __str__(self) -> str:
         return f"{self.value}: " + " ".join(self.explanation)

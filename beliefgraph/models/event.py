@@ -47,7 +47,8 @@ class Event(BeliefModel):
     sentence: str = ""
     """The sentence or clause it was read from, verbatim."""
     sentence_index: int = Field(default=0, ge=0)
-    """Index of that sentence in the story (0-based)."""
+    """Index of that sentence in the story (0-based, ``beliefgraph.text.segment``'s
+    numbering: events of several clauses of one sentence share it)."""
     line: int | None = None
     """The line number the source file gives the sentence (bAbI numbering), if any."""
     parser: str = "rules"

@@ -122,9 +122,17 @@ def _the(name: str) -> str:
     >>> _the("box"), _the("Sally"), _the("the trash can"), _the("a room")
     ('the box', 'Sally', 'the trash can', 'a room')
     """
-    if name[:1].isupper() or _ARTICLE.match(name):
+    if name[:1].isupper() or _ARTICLE.match(name) or name.split(" ", 1)[0] in _PHRASE_OPENERS:
         return name
     return f"the {name}"
 
 
 _ARTICLE = re.compile(r"(?:the|a|an)\s", re.I)
+# A complement kept verbatim ("to the drummers", "his crops", "for dry firewood") is a
+# phrase, not a name: no article goes before it.
+_PHRASE_OPENERS = frozenset(
+    {"to", "for", "with", "from", "in", "on", "at", "by", "of", "about", "into", "onto", "over",
+     "under", "out", "up", "down", "off", "away", "back", "past", "through", "around", "near",
+     "his", "her", "their", "its", "my", "our", "your", "this", "that", "these", "those", "some",
+     "any", "no", "every", "each", "all", "him", "them", "it", "me", "us", "you"}
+)  # fmt: skip

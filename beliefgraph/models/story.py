@@ -15,7 +15,8 @@ class Sentence(BeliefModel):
     """One sentence (or comma-spliced clause) of the input, kept verbatim."""
 
     index: int = Field(ge=0)
-    """Position in the story, 0-based."""
+    """Position in the story, 0-based, in ``beliefgraph.text.segment``'s numbering: the
+    clauses a parser keeps of one sentence share that sentence's index."""
     text: str
     """The text exactly as given."""
     line: int | None = None

@@ -47,6 +47,9 @@ _ENTITY_KIND: dict[str, EntityKind] = {
 
 
 _VALUE_ROLES = {"in": "container", "contains": "object", "see inside": "container", "have": "owned"}
+# Things an act is done to ("took the socks", "folded her scarf") are objects "it" and
+# "them" may refer to next; an animal seen or a thing lost is not part of the story's stage.
+_NOT_OBJECTS = frozenset({"see", "lose"})
 
 
 class _Unresolved(Exception):
@@ -59,6 +62,7 @@ def assemble(
     *,
     strict: bool,
     sources: Sequence[tuple[int | None, str]] = (),
+    sentence_of: Sequence[int] = (),
 ) -> ParsedStory:
     """Resolve and number the events of one story.
 
@@ -73,6 +77,10 @@ def assemble(
     sources : sequence of (int or None, str), optional
         Per clause, the physical line it starts on and why it is unread ("" when no rule
         reads it); used to name unread clauses of unnumbered text in the error.
+    sentence_of : sequence of int, optional
+        Per clause, the 0-based index of the segmenter sentence it belongs to: the
+        ``index`` of its ``Sentence`` and the ``sentence_index`` of its events, so clauses
+        of one sentence share a number. Defaults to the clause's own position.
 
     Returns
     -------
@@ -95,7 +103,7 @@ def assemble(
     ('enter', 'garage', 'room')
     """
     items = list(items)
-    return _Story(items).build(text, items, strict, list(sources))
+    return _Story(items).build(text, items, strict, list(sources), list(sentence_of))
 
 
 class _Story:
@@ -111,6 +119,7 @@ class _Story:
         self.subjects: tuple[str, ...] = ()  # who does the event being read
         self.where: dict[str, str | None] = {}
         self.left: dict[str, str | None] = {}
+        self.before: dict[str, str] = {}  # the room an actor was in before their current one
         self.opened: str | None = None
         self.events: list[Event] = []
 
@@ -120,10 +129,12 @@ class _Story:
         items: list[Item],
         strict: bool,
         sources: list[tuple[int | None, str]],
+        sentence_of: list[int],
     ) -> ParsedStory:
         sentences = []
         unread: list[tuple[str, int, int | None, str]] = []
-        for index, (clause, line, templates) in enumerate(items):
+        for position, (clause, line, templates) in enumerate(items):
+            index = sentence_of[position] if position < len(sentence_of) else position
             first = len(self.events) + 1
             parsed = templates is not None
             if templates is not None:
@@ -134,7 +145,7 @@ class _Story:
                     del self.events[first - 1 :]
                     parsed = False
             if not parsed:
-                physical, reason = sources[index] if index < len(sources) else (None, "")
+                physical, reason = sources[position] if position < len(sources) else (None, "")
                 if templates is not None:
                     reason = "a pronoun with nothing to refer to"
                 unread.append((clause, index, line if line is not None else physical, reason))
@@ -227,9 +238,20 @@ class _Story:
         return name
 
     def _prop(self, p: PropTemplate, subject: str | None = None) -> Proposition:
+        if p.about is not None:  # "Aria believes that the flour is fresh"
+            assert isinstance(p.subject, Who)
+            holder = subject or self._actors(p.subject)[0]
+            return Proposition(
+                content_type="Epistemic",
+                subject=holder,
+                relation=p.relation,
+                holder=holder,
+                about=self._prop(p.about),
+            )
         if isinstance(p.subject, Who):
             subj = subject or self._actors(p.subject)[0]
-        elif p.relation == "in":
+        elif p.relation != "contains":
+            # a thing located, or a thing something happens to ("the storm", "the oven")
             subj = self._entity(p.subject, "object") or ""
         else:
             subj = self._entity(p.subject, "container") or ""
@@ -247,6 +269,8 @@ class _Story:
 
     def _value(self, p: PropTemplate, m: Mention) -> str | None:
         role = _VALUE_ROLES.get(p.relation)
+        if role is None and p.content_type == "Action/Event" and p.relation not in _NOT_OBJECTS:
+            role = "object"
         # Values of distractor facts ("loves the tangerine") are not story entities.
         return self._entity(m, role) if role else self._name(m)
 
@@ -281,12 +305,17 @@ class _Story:
                 return
         if kind in ("enter", "exit", "stay"):
             room = self._entity(t.room, "room")
+            if room is None and t.place == "back":
+                room = self._back(actors)
             for a in actors:
                 if kind == "exit":
                     self.left[a] = room or self.where.get(a)
                     self.where[a] = None
                 else:
-                    self.where[a] = room or self.where.get(a) or self.left.get(a)
+                    old = self.where.get(a)
+                    self.where[a] = room or old or self.left.get(a)
+                    if old is not None and old != self.where[a]:
+                        self.before[a] = old
             self._add(t, clause, index, line, actors=actors, room=room)
         elif kind == "observe" and t.place == "find_in":
             self._find_in(t, actors, clause, index, line)
@@ -329,6 +358,17 @@ class _Story:
                 hearers=hearers,
                 private=t.private,
             )
+
+    def _back(self, actors: tuple[str, ...]) -> str | None:
+        """Where "came back" leads: the room each actor left, or was in before their
+        current one ("went into the garden ... came back": the kitchen), when all agree."""
+        rooms = {
+            self.left.get(a) if self.where.get(a) is None else self.before.get(a) for a in actors
+        }
+        room = rooms.pop() if len(rooms) == 1 else None
+        if room is not None:
+            self.kinds.setdefault(room, "room")
+        return room
 
     def _find_in(
         self, t: Template, actors: tuple[str, ...], clause: str, index: int, line: int | None

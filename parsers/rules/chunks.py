@@ -14,11 +14,13 @@ capitalised word that is not a function word is taken for a name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from spacy.matcher import Matcher
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from .lexicon import (
     CLOSED,
@@ -28,19 +30,22 @@ from .lexicon import (
     PERSON_NOUNS,
     PRONOUNS,
     SKIPPED,
+    word_classes,
 )
 from .nlp import get_nlp
 from .templates import Mention
 
-__all__ = ["HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
+__all__ = ["ADV", "HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
 
 NAME, NAMES, NP, NPS = "<name>", "<names>", "<np>", "<nps>"
+ADV = "<adv>"
+"""An "-ly" adverb the frames skip ("the vegetables are freshly picked")."""
 IT, THEY, HE = "<it>", "<they>", "<he>"
 _PRONOUN_SYMBOLS = {"it": IT, "they": THEY, "he": HE, "she": HE}
 _BOUNDARIES = frozenset({",", ";", ":"})
 _FINAL_PUNCT = frozenset({".", "!", "?"})
 _LIST_SEPARATORS = frozenset({(",",), ("and",), ("or",), (",", "and"), (",", "or")})
-_LEADING = frozenset({"and", "but", "so", "after", "when", "once"})
+_LEADING = frozenset({"and", "but", "so", "after", "when", "once", "as"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +89,12 @@ def split(sentence: str) -> tuple[Clause, ...]:
     >>> [c.text for c in split("They see a box, a bag, and a safe, Li Lei leaves.")]
     ['They see a box, a bag, and a safe', 'Li Lei leaves.']
     """
+    if _META.match(sentence):
+        return (Clause(sentence.strip(), (), meta=True),)
     doc = get_nlp()(sentence)
     if not len(doc):
         return ()
-    if any(start == 0 for _, start, _ in _meta_matcher()(doc)):
-        return (Clause(sentence.strip(), (), meta=True),)
-    chunks = _merge_lists(_people(_chunk(doc)))
+    chunks = _merge_lists(_adjectives(_people(_chunk(doc)), sentence))
     end = len(chunks)
     while end and chunks[end - 1].sym in _FINAL_PUNCT:
         end -= 1
@@ -119,20 +124,11 @@ def _close(sentence: str, chunks: list[Chunk], out: list[Clause], end: int | Non
     out.append(Clause(text, tuple(chunks)))
 
 
-@cache
-def _meta_matcher() -> Matcher:
-    # Task instructions that some datasets leave in the story field (Hi-ToM's
-    # "Read the following story and answer ..."): kept as sentences, read as no event.
-    m = Matcher(get_nlp().vocab)
-    m.add(
-        "META",
-        [
-            [{"LOWER": "read"}, {"LOWER": "the"}, {"LOWER": {"IN": ["following", "story"]}}],
-            [{"LOWER": "answer"}, {"LOWER": {"IN": ["the", "this", "these"]}}],
-            [{"LOWER": "please"}],
-        ],
-    )
-    return m
+# Task instructions that some datasets leave in the story field (Hi-ToM's "Read the
+# following story and answer ..."): kept as sentences, read as no event.
+_META = re.compile(
+    r"\s*(?:read\s+the\s+(?:following|story)|answer\s+(?:the|this|these)|please)\b", re.I
+)
 
 
 @cache
@@ -157,53 +153,268 @@ def _chunk_matcher() -> Matcher:
     return m
 
 
+# Words after which a new clause, with its own verb, may start.
+_CLAUSE_OPENERS = frozenset(
+    {",", ";", ":", "and", "but", "or", "that", "which", "who", "while", "when", "because",
+     "as", "before", "after", "so", "if", "until", "once", "where", "though", "although"}
+)  # fmt: skip
+_SUBJECT_WORDS = frozenset({"he", "she", "they", "it", "i", "we", "you", "who", "which"})
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am"})
+# After these a word is a noun, never a verb ("the cans", "in rolls", "his painting").
+_NOUN_CONTEXT = DETERMINERS | frozenset(
+    {"of", "in", "on", "at", "with", "for", "by", "from", "no", "any", "every", "each", "all"}
+)
+_AUX = frozenset({"do", "does", "did", "has", "had", "have", "having"})
+_MODAL = frozenset(
+    {"not", "n't", "never", "can", "could", "will", "would", "should", "may", "might", "must",
+     "do", "does", "did"}
+)  # fmt: skip
+_PARTICLES = frozenset({"up", "out", "down", "off", "away", "over", "back", "around", "by"})
+_AFTER_PLACE = frozenset(
+    {"in", "on", "at", "to", "and", "or", "with", "for", "by", "near", "after", "before",
+     "while", "when", "because", "so", "early", "late", "today", "tonight", "again", "later"}
+)  # fmt: skip
+
+
+def _adverbs(toks: list[_Tok]) -> frozenset[int]:
+    """ "-ly" adverbs ("freshly", "carefully"): never part of a noun phrase."""
+    adverbs = word_classes()[3]
+    return frozenset(
+        i
+        for i, t in enumerate(toks)
+        if t.lower.endswith("ly") and t.lower in adverbs and t.lower not in CLOSED
+    )
+
+
+def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
+    """Positions of verbs the frame lexicon does not list: "Kofi repaired his net".
+
+    Without a tagger, a word is taken for a verb when its lemma is an English verb
+    (``word_classes``) and its form or place says so: an inflected form ("-s", "-ed",
+    irregular past) as the first verb of its clause, not right after an article or a
+    preposition ("the cans" is a noun, "a storm rolls in" a verb); an "-ing" or "-ed"
+    form after "be" ("is walking", "is plugged in") or opening a clause ("..., causing
+    the flowers to wilt"); a base form after "to" when it is no noun or an object follows
+    ("to buy new threads", not "to school in the morning"). One clause has one such
+    finite verb, so "knocks over the paint cans" keeps "cans" a noun.
+    """
+    verbs, nouns, adjectives, _ = word_classes()
+    out: set[int] = set()
+    finite = False  # the current clause already has its verb
+    subject = False  # ... and a word that may be its subject
+    prev = ""  # the previous word, adverbs of the closed list skipped ("has just finished")
+    before = ""  # the word before that
+    for i, tok in enumerate(toks):
+        low = tok.lower
+        if low in SKIPPED:
+            continue
+        before, prev, last = prev, low, (prev, before)
+        if low in _CLAUSE_OPENERS:
+            # "... and listens": the same subject; "which settles": the relative's subject
+            finite = False
+            subject = (subject and low in ("and", "but", "or")) or low in ("who", "which")
+            continue
+        if low in _BE or low in _AUX:
+            finite = True
+            continue
+        lemma = tok.lemma
+        if lemma in FRAME_VERBS:
+            finite = True
+            continue
+        if low in _SUBJECT_WORDS or (low not in CLOSED and not tok.is_punct):
+            was_subject, subject = subject, True
+        else:
+            continue
+        p, pp = last
+        if lemma not in verbs or (i and tok.is_title) or p in _NOUN_CONTEXT or p == "-":
+            continue
+        if i + 1 < len(toks) and toks[i + 1].lower == "-":
+            continue  # "multi-layered", "high-quality": one word
+        if p.endswith("ly") and pp in _NOUN_CONTEXT:
+            continue  # "a school of brightly colored fish": an adjective
+        nxt = toks[i + 1].lower if i + 1 < len(toks) else ""
+        noun_before = p in nouns and p not in adjectives and p not in CLOSED
+        if low.endswith("ing"):
+            # "is walking", "..., causing", "a gardener working in the park"
+            # (after a noun only when a function word follows: "clothing rack" is a noun)
+            opens = not nxt or nxt in CLOSED or not nxt[0].isalpha()
+            if p in _BE or p in _CLAUSE_OPENERS or not i or (finite and noun_before and opens):
+                out.add(i)
+        elif p in _MODAL and low == lemma:
+            out.add(i)  # "does not hear", "can feel", "will notice"
+        elif p == "to":
+            # "to school in the morning", "to market." are places; "to buy new threads" is
+            # a verb with its object.
+            place = not nxt or nxt in _AFTER_PLACE or not nxt[0].isalpha()
+            if low == lemma and (lemma not in nouns or nxt in _PARTICLES or not place):
+                out.add(i)
+        elif low != lemma and low.endswith("ed") and p in _BE | _AUX:
+            out.add(i)  # a passive, a state or a perfect: "is plugged in", "has prepared"
+        elif (
+            was_subject
+            and not finite
+            and (low != lemma or (lemma not in nouns and p.endswith("s") and p != p.rstrip("s")))
+        ):
+            # "Kofi repaired", "a storm rolls"; a base form after a plural: "the bees appear"
+            out.add(i)
+            finite = True
+    return frozenset(out)
+
+
+class _Tok(NamedTuple):
+    """What the chunker reads of a token, read once (a Doc builds a Token per access)."""
+
+    lower: str
+    lemma: str
+    idx: int
+    length: int
+    is_punct: bool
+    is_title: bool
+
+
 def _chunk(doc: Doc) -> list[Chunk]:
     strings = doc.vocab.strings
+    toks = [_Tok(t.lower_, t.lemma_.lower(), t.idx, len(t), t.is_punct, t.is_title) for t in doc]
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
+    verbs = _verb_tokens(toks)
+    adverbs = _adverbs(toks)
     # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
     # without building Span objects).
     for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
         if taken.isdisjoint(range(start, end)):
-            spans[start] = (end, strings[key] == "NAME")
+            is_name = strings[key] == "NAME"
+            # A verb inside a noun phrase ends it: "a storm rolls" is "a storm" + "rolls".
+            a = start
+            for v in sorted((verbs | adverbs).intersection(range(start, end))):
+                if _nominal(toks, a, v):
+                    spans[a] = (v, is_name)
+                a = v + 1
+            if _nominal(toks, a, end):
+                spans[a] = (end, is_name)
             taken.update(range(start, end))
     out: list[Chunk] = []
     text = doc.text  # Doc.text joins every token: read it once, not once per chunk
     i = 0
-    while i < len(doc):
+    while i < len(toks):
         if i in spans:
             end, is_name = spans[i]
-            out.append(_span_chunk(doc[i:end], is_name, text))
+            out.append(_span_chunk(toks[i:end], is_name, text))
             i = end
             continue
-        tok = doc[i]
-        low = tok.lower_
-        stop = tok.idx + len(tok)
-        if low in PRONOUNS:
+        tok = toks[i]
+        low = tok.lower
+        stop = tok.idx + tok.length
+        if i in adverbs:
+            out.append(Chunk(ADV, tok.idx, stop))
+        elif low in PRONOUNS:
             ref = PRONOUNS[low]
             items = (Mention("it", pronoun=True),) if ref == "it" else ()
             genders = (ref,) if ref in ("he", "she") else ()
             out.append(Chunk(_PRONOUN_SYMBOLS[ref], tok.idx, stop, items=items, genders=genders))
+        elif _noun_after(toks, i, out):
+            out[-1] = _extended(out[-1], tok, text)  # "the jar swap", "the taro leaves"
         else:
-            out.append(Chunk(low if tok.is_punct else tok.lemma_.lower(), tok.idx, stop))
+            out.append(Chunk(low if tok.is_punct else tok.lemma, tok.idx, stop))
         i += 1
     return out
 
 
-def _span_chunk(span: Span, is_name: bool, sentence: str) -> Chunk:
-    start, end = span.start_char, span.end_char
+def _noun_after(toks: list[_Tok], i: int, out: list[Chunk]) -> bool:
+    """Whether the frame verb at ``i`` ends the noun phrase before it: the clause already
+    has its verb, and nothing but punctuation, a preposition or "and" follows."""
+    tok = toks[i]
+    if tok.lemma not in FRAME_VERBS or not out or out[-1].sym != NP or out[-1].end != tok.idx - 1:
+        return False
+    nxt = toks[i + 1].lower if i + 1 < len(toks) else "."
+    if not (nxt in _AFTER_PLACE or not nxt[0].isalnum()):
+        return False
+    verbs = word_classes()[0]
+    for c in reversed(out[:-1]):
+        if c.sym in _CLAUSE_OPENERS:
+            return False
+        if c.sym in FRAME_VERBS or (c.sym in verbs and c.sym not in CLOSED):
+            return True
+    return False
+
+
+def _extended(np: Chunk, tok: _Tok, sentence: str) -> Chunk:
+    text = np.items[0].text + sentence[np.end : tok.idx + tok.length]
+    key = " ".join(
+        [*text.lower().split()[:-1], tok.lemma if tok.lower.endswith("s") else tok.lower]
+    )
+    return Chunk(NP, np.start, tok.idx + tok.length, items=(Mention(text, key),))
+
+
+def _nominal(toks: list[_Tok], a: int, b: int) -> bool:
+    """Whether tokens a..b hold a word past any determiners and possessives."""
+    return any(t.lower not in DETERMINERS and t.lower != "'s" for t in toks[a:b])
+
+
+def _span_chunk(toks: list[_Tok], is_name: bool, sentence: str) -> Chunk:
+    start, end = toks[0].idx, toks[-1].idx + toks[-1].length
     if is_name:
-        return Chunk(NAME, start, end, names=(span.text,))
-    toks = list(span)
-    lowers = [t.lower_ for t in toks]
+        return Chunk(NAME, start, end, names=(sentence[start:end],))
+    lowers = [t.lower for t in toks]
     if lowers[0] in DETERMINERS:
         toks = toks[1:]
     elif "'s" in lowers:  # "Sally's basket": the possessor goes
         toks = toks[lowers.index("'s") + 1 :]
     head = toks[-1]
-    text = sentence[toks[0].idx : head.idx + len(head)]
-    key = " ".join([*(t.lower_ for t in toks[:-1]), head.lemma_.lower()])
+    text = sentence[toks[0].idx : head.idx + head.length]
+    key = " ".join([*(t.lower for t in toks[:-1]), head.lemma])
     return Chunk(NP, start, end, items=(Mention(text, key),))
+
+
+def _adjectives(chunks: list[Chunk], sentence: str) -> list[Chunk]:
+    """One noun phrase from "a smooth, flawless canvas" and "high-quality threads".
+
+    A comma after a noun phrase that ends in an adjective, before one without an article,
+    separates adjectives, not clauses; words joined by a hyphen are one word.
+    """
+    adjectives = word_classes()[2]
+    out: list[Chunk] = []
+    i = 0
+    while i < len(chunks):
+        c = chunks[i]
+        nxt = chunks[i + 1] if i + 1 < len(chunks) else None
+        after = chunks[i + 2] if i + 2 < len(chunks) else None
+        if (
+            out
+            and nxt is not None
+            and c.sym == "-"
+            and out[-1].end == c.start
+            and c.end == nxt.start
+            and nxt.sym not in _FINAL_PUNCT
+        ):
+            out[-1] = _joined(out[-1], nxt, sentence)  # "high" "-" "quality threads"
+            i += 2
+            continue
+        if (
+            c.sym == NP
+            and nxt is not None
+            and nxt.sym == ","
+            and after is not None
+            and after.sym == NP
+            and c.items[0].key.rsplit(" ", 1)[-1] in adjectives
+            and sentence[after.start : after.end].split(" ", 1)[0].lower() not in DETERMINERS
+        ):
+            out.append(_joined(c, after, sentence))  # "a smooth" "," "flawless canvas"
+            i += 3
+            continue
+        out.append(c)
+        i += 1
+    return out
+
+
+def _joined(a: Chunk, b: Chunk, sentence: str) -> Chunk:
+    """Chunks ``a`` .. ``b`` as one noun phrase named by its words, headed by ``b``'s."""
+    first = a.items[0].text if a.sym == NP else sentence[a.start : a.end]
+    text = first + sentence[a.end : b.end]
+    key = text.lower()
+    if b.sym == NP and text.endswith(b.items[0].text):  # the head's lemma: "... threads"
+        key = key[: len(key) - len(b.items[0].text)] + b.items[0].key
+    return Chunk(NP, a.start, b.end, items=(Mention(text, key),))
 
 
 def _people(chunks: list[Chunk]) -> list[Chunk]:

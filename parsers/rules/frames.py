@@ -25,6 +25,17 @@ own, "after"/"when"/"once" first in time; purpose clauses ("to take a shower") a
 phrases ("in the afternoon", "the next morning") are dropped; two clauses with their own
 subjects joined by "and"/"but" are read in turn, a perception clause first.
 
+Any English verb (WordNet's verb lemmas, ``lexicon.word_classes``) is read last, by form:
+"Kofi repaired his net" is an act of Kofi (``Action/Event``, the verb's lemma, the
+complement verbatim or as a mention), "a storm rolls in" an event, "the sky is cloudy" a
+thing's state (``Contents/Physical State``), "a group of turkeys wanders into the
+cornfield" a location, "X believes (that) S" X's stated belief (``Epistemic``, about what S
+says of a thing). Verbs with frames of their own (placing, going, telling, perceiving,
+opening), verbs of feeling, and complements naming a move, "into"/"onto" or a clause of
+their own are never read this way. ``read_clauses`` completes a sentence's comma-separated
+clauses from each other (a subjectless clause takes the subject before it, "which" the
+object before it; "Before X ..., he ..." is read main clause first).
+
 Conventions beyond the library's event vocabulary (the solver relies on all of them):
 
 * "while X was asleep/away/busy", "X fell asleep", "X did not witness the event" are an
@@ -53,6 +64,7 @@ Conventions beyond the library's event vocabulary (the solver relies on all of t
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -61,12 +73,22 @@ from typing import Any
 from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
-from .chunks import HE, IT, NAME, NAMES, NP, NPS, THEY, Chunk
-from .lexicon import ABSENT, ANIMALS, DETERMINERS, FRAME_VERBS, LABEL_NOUNS, SKIPPED, TIME_NOUNS
+from .chunks import ADV, HE, IT, NAME, NAMES, NP, NPS, THEY, Chunk
+from .lexicon import (
+    ABSENT,
+    ANIMALS,
+    CLOSED,
+    DETERMINERS,
+    FRAME_VERBS,
+    LABEL_NOUNS,
+    SKIPPED,
+    TIME_NOUNS,
+    word_classes,
+)
 from .nlp import get_nlp
 from .templates import Mention, PropTemplate, Template, Who
 
-__all__ = ["MAX_CLAUSES", "ClauseTooLongError", "read_clause"]
+__all__ = ["MAX_CLAUSES", "ClauseTooLongError", "read_clause", "read_clauses"]
 
 Slots = Mapping[str, Any]
 Handler = Callable[[Slots, str], "tuple[Template, ...] | None"]
@@ -145,6 +167,7 @@ _NEAR = "by|near|beside|next|at|on|in|under|behind"
 _BEFORE_MAIN = frozenset({"after", "when", "once", "as"})
 _SUBORDINATORS = frozenset({"before", "while", "until", "because", "so", *_BEFORE_MAIN})
 _NOT = "can|ca|could|do|doe|did|will|wo|would not"
+_OF = "of|in|on|at|from|near|with|inside|outside|by|to"
 
 
 def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] | None:
@@ -174,16 +197,20 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             c
             for i, c in enumerate(chunks)
             if c.sym not in SKIPPED
+            and c.sym != ADV
             # a determiner left alone before a noun phrase: "to the the trash can"
             and not (c.sym in DETERMINERS and i + 1 < len(chunks) and chunks[i + 1].sym == NP)
         ]
     )
-    # Perfect and progressive aspect ("he had moved", "was playing") read as the verb.
+    # Perfect and progressive aspect ("he had moved", "was playing") read as the verb; after
+    # a thing, "be" is a passive, a state ("the valve is closed").
+    thing = bool(chunks) and chunks[0].sym in (NP, NPS, IT)
     chunks = [
         c
         for i, c in enumerate(chunks)
         if not (
             c.sym in ("have", "be")
+            and not (thing and c.sym == "be")
             and i + 1 < len(chunks)
             and chunks[i + 1].sym in FRAME_VERBS
             and chunks[i + 1].sym not in ("have", "be")
@@ -194,6 +221,157 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
         # "Anne secretly moves the marble": manner adverbs only matter in tellings.
         read = _read_parts([c for c in chunks if c.sym not in _MANNER], sentence)
     return read
+
+
+def read_clauses(
+    clauses: Sequence[Sequence[Chunk]], sentence: str
+) -> list[tuple[tuple[Template, ...] | None, str]]:
+    """Read the comma-separated clauses of one sentence, each completed from those before.
+
+    A leading "before" clause is read after the clause it precedes ("Before Sam went to
+    school, he hid his ball": the hiding first; "he" is Sam). A clause that lacks a
+    subject takes the one before it: "Carlos is a farmer, tending
+    to his cornfield" (Carlos tends), "a heatwave struck, causing the vegetables to wilt";
+    "..., which appears to be moist" is about the object of the clause before; a lone name
+    ("Olumide, a skilled woodcarver, is ...") is the subject of what follows, and a noun
+    phrase after it is who it is; a noun phrase after a clause ending in one describes it
+    ("his signature dish, a spicy curry"); a bare predicate ("..., ready for harvest")
+    describes the subject; a fragment opening with a preposition after such an insert
+    finishes the clause before the insert ("... his dish, a curry, for the customers").
+
+    Parameters
+    ----------
+    clauses : sequence of sequence of Chunk
+        The sentence's clauses, from ``chunks.split``.
+    sentence : str
+        The sentence the chunks' offsets point into.
+
+    Returns
+    -------
+    list of (tuple of Template or None, str)
+        Per clause, its templates (``()`` when it only names what the next clause is
+        about) or None when it is unread, and why it is unread when the parser gave up
+        on it ("" otherwise).
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers.rules.chunks import split
+    >>> text = "Ravi is a farmer, tending to his mango orchard."
+    >>> reads = read_clauses([c.chunks for c in split(text)], text)
+    >>> [[t.prop.relation for t in r] for r, _ in reads]
+    [['be'], ['tend']]
+    """
+    out: list[tuple[Template, ...] | None] = []
+    reasons: dict[int, str] = {}  # why a clause is unread, when the parser gave up on it
+    subject: Chunk | None = None  # the subject of the latest clause that had one
+    lone = False  # the clause before was a subject alone
+    antecedent: list[Chunk] = []  # the object of the clause before ("a pile of clay")
+    inserted: int | None = None  # the clause an insert interrupted
+    deferred: tuple[Template, ...] | None = None  # a "before" clause, read after the next
+    out_k = 0  # where the deferred clause was
+    cataphor: Chunk | None = None  # the name a "before" clause gave the next clause's "he"
+    body: list[list[Chunk]] = []  # each clause as read
+    for k, given in enumerate(clauses):
+        chunks = list(given)
+        if not chunks:
+            out.append(read_clause(chunks, sentence))
+            body.append(chunks)
+            continue
+        first = chunks[0]
+        if first.sym == "before" and len(chunks) > 2 and chunks[1].sym in _SUBJECTS:
+            # "Before Sam went to school, he hid his ball": the main clause happens first.
+            later = read_clause(chunks[1:], sentence)
+            if later is not None and k + 1 < len(clauses):
+                deferred, out_k = later, k
+                out.append(())
+                body.append(chunks)
+                subject, cataphor = chunks[1], chunks[1]
+                continue
+        filled = chunks
+        if cataphor is not None and first.sym in (HE, THEY) and cataphor.sym in (NAME, NAMES):
+            # "..., he hid his ball": "he" is the Sam just named
+            filled = chunks = [_named_as(cataphor, first), *chunks[1:]]
+            first = chunks[0]
+        cataphor = None
+        verbless = not any(_verb_like(c) for c in chunks)
+        if first.sym in _SUBJECTS and len(chunks) == 1 and k + 1 < len(clauses):
+            out.append(())  # named here, the subject of the next clauses
+            body.append(chunks)
+            subject, lone = first, True
+            continue
+        if first.sym in ("which", "that") and len(chunks) > 2 and chunks[1].sym in _SUBJECTS:
+            # "..., which he believes are ripe": he believes the tomatoes are ripe
+            if antecedent and _verb_like(chunks[2]):
+                filled = [chunks[1], chunks[2], *antecedent, *chunks[3:]]
+        elif first.sym in ("which", "who") and len(chunks) > 1 and antecedent:
+            filled = [*antecedent, *chunks[1:]]
+        elif _verb_like(first) and subject is not None:
+            filled = [subject, *chunks]
+        elif verbless and first.sym in (NP, NPS, NAME) and (lone or antecedent):
+            be = Chunk("be", first.start, first.start)
+            if lone and subject is not None:
+                filled = [subject, be, *chunks]
+            elif _determined(first, sentence):
+                filled = [*antecedent, be, *chunks]
+            elif subject is not None:
+                filled = [subject, be, *chunks]
+            inserted = k - 1 if inserted is None and not lone else inserted
+        elif verbless and first.sym in _PREPOSITIONS and inserted is not None:
+            # "..., a spicy curry, for the customers": the clause before the insert goes on.
+            whole = [*body[inserted], *chunks]
+            again = read_clause(whole, sentence)
+            if again is not None and out[inserted] is not None:
+                out[inserted] = again
+                out.append(())
+                body.append(chunks)
+                continue
+        try:
+            read = read_clause(filled, sentence)
+        except ClauseTooLongError as err:
+            read, reasons[k] = None, str(err)
+        if deferred is not None:
+            if read is not None:
+                read = read + deferred
+            else:
+                out[out_k] = deferred
+            deferred = None
+        out.append(read)
+        body.append(filled)
+        if first.sym in _SUBJECTS or (first.sym in (NP, NPS) and not verbless):
+            subject = first
+        if not (verbless and first.sym in (NP, NPS, NAME)):
+            inserted = None
+        lone = False
+        antecedent = _object_of(filled)
+    return [(r, reasons.get(k, "")) for k, r in enumerate(out)]
+
+
+_PREPOSITIONS = frozenset(
+    {"for", "with", "in", "on", "at", "to", "from", "near", "by", "of", "about", "during"}
+)
+
+
+def _named_as(name: Chunk, pronoun: Chunk) -> Chunk:
+    genders = pronoun.genders * len(name.names) if pronoun.genders else name.genders
+    return Chunk(name.sym, pronoun.start, pronoun.end, names=name.names, genders=genders)
+
+
+def _verb_like(c: Chunk) -> bool:
+    return c.sym in _any_verb() or c.sym in _AUX_NEXT or c.sym == "have"
+
+
+def _determined(c: Chunk, sentence: str) -> bool:
+    return sentence[c.start : c.end].split(" ", 1)[0].lower() in DETERMINERS
+
+
+def _object_of(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """The first noun phrase after the clause's verb, with an "of" phrase ("a pile of clay")."""
+    for i, c in enumerate(chunks):
+        if i and c.sym in (NP, NPS) and any(_verb_like(x) for x in chunks[:i]):
+            if i + 2 < len(chunks) and chunks[i + 1].sym == "of" and chunks[i + 2].sym in (NP, NPS):
+                return list(chunks[i : i + 3])
+            return [c]
+    return []
 
 
 class ClauseTooLongError(ValueError):
@@ -218,7 +396,7 @@ def _read_parts(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | No
         cuts = [
             i
             for i in range(2, len(chunks) - 1)
-            if chunks[i].sym == "and" and chunks[i + 1].sym in FRAME_VERBS
+            if chunks[i].sym == "and" and _verb_next(chunks, i + 1)
         ]
     if len(cuts) + 1 > MAX_CLAUSES:
         raise ClauseTooLongError(
@@ -252,6 +430,16 @@ def _read_parts(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | No
     return read_from(0)
 
 
+_AUX_NEXT = frozenset({"do", "doe", "did", "can", "ca", "could", "will", "wo", "would", "be"})
+
+
+def _verb_next(chunks: Sequence[Chunk], i: int) -> bool:
+    """Whether a clause sharing the subject starts at ``i``: "... and sees the box", "...
+    and repairs the net", "... and does not notice the birds"."""
+    sym = chunks[i].sym
+    return sym in FRAME_VERBS or sym in _any_verb() or sym in _AUX_NEXT
+
+
 def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | None:
     read = _match(chunks, sentence)
     if read is not None:
@@ -265,9 +453,12 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
     for i in range(2, len(chunks) - 1):
         # "Tom hid the cookies before he went to school", "... after Ann left": the
         # subordinate clause is read on its own; "after"/"when" put it first in time.
-        if chunks[i].sym in _SUBORDINATORS and chunks[i + 1].sym in _SUBJECTS:
+        own = chunks[i + 1].sym in _SUBJECTS
+        if chunks[i].sym in _SUBORDINATORS and (own or _ing(chunks[i + 1], sentence)):
+            # "... before leaving home": the subordinate clause shares the subject
+            sub = chunks[i + 1 :] if own else [chunks[0], *chunks[i + 1 :]]
             left = _match(chunks[:i], sentence)
-            right = _match(chunks[i + 1 :], sentence) if left is not None else None
+            right = _match(sub, sentence) if left is not None else None
             if right is None and left is not None and chunks[i].sym == "while":
                 right = _match(chunks[i:], sentence)
             if left is not None and right is not None:
@@ -285,11 +476,40 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
                 return left + right
     for i in range(2, len(chunks) - 1):
         # A purpose clause ("went upstairs to take a shower") says why, not what happens.
+        # Only after an event the solver tracks (a move, a going): a fact kept verbatim
+        # keeps its "to ..." ("Delia proceeds to collect the data").
         if chunks[i].sym in ("to", "for") and chunks[i + 1].sym not in _NOUNS:
             left = _match(chunks[:i], sentence)
-            if left is not None:
+            if left is not None and all(t.kind != "narrate" for t in left):
                 return left
     return None
+
+
+def _time_words(m: Mention) -> bool:
+    # By the words as written too: the lookup lemmatizer reads "evening" as "even".
+    return any(
+        all(w in TIME_NOUNS or w in _TIME_WORDS for w in words)
+        for words in (m.key.split(), m.text.lower().split())
+    )
+
+
+def _trim_time(c: Chunk) -> Chunk:
+    """ "his fishing net last night" -> "his fishing net": a time phrase the noun phrase ran
+    into (a noun of time, after words of time)."""
+    if c.sym != NP:
+        return c
+    m = c.items[0]
+    words = m.text.split()
+    k = len(words)
+    while k > 1 and words[k - 1].lower() in _TIME_WORDS | TIME_NOUNS:
+        k -= 1
+    if k == len(words) or words[-1].lower() not in TIME_NOUNS or k < 1:
+        return c
+    text = " ".join(words[:k])
+    table = get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_lookup")
+    head = words[k - 1].lower()
+    key = " ".join([*(w.lower() for w in words[: k - 1]), table.get(head, head)])
+    return Chunk(NP, c.start, c.end - (len(m.text) - len(text)), items=(Mention(text, key),))
 
 
 def _drop_time_phrases(chunks: list[Chunk]) -> list[Chunk]:
@@ -298,7 +518,8 @@ def _drop_time_phrases(chunks: list[Chunk]) -> list[Chunk]:
     i = 0
     while i < len(chunks):
         c = chunks[i]
-        if c.sym == NP and all(w in TIME_NOUNS or w in _TIME_WORDS for w in c.items[0].key.split()):
+        c = _trim_time(c)
+        if c.sym == NP and _time_words(c.items[0]):
             while out and out[-1].sym in _TIME_LEAD:
                 out.pop()
             i += 1
@@ -362,14 +583,26 @@ def _compile(pattern: str) -> list[tuple[list[dict[str, Any]], list[str | None]]
             if word == "REST":
                 specs.append({"OP": "+"})
                 names.append("rest")
-            elif word in _CLASSES:
-                specs.append({"LEMMA": {"IN": list(_CLASSES[word])}})
+            elif word == "VERB":
+                specs.append({"LEMMA": {"IN": sorted(_any_verb())}})
+                names.append(name or "verb")
+            elif all(w in _CLASSES for w in word.split("|")):  # "NPS|WHO": either class
+                syms = [x for w in word.split("|") for x in _CLASSES[w]]
+                specs.append({"LEMMA": {"IN": syms}})
                 names.append(name or word.lower())
             else:
                 specs.append({"LEMMA": {"IN": word.split("|")}})
                 names.append(name or None)
         out.append((specs, names))
     return out
+
+
+@cache
+def _any_verb() -> frozenset[str]:
+    # Any English verb lemma as a clause's verb ("repair", "swim"), except the auxiliaries
+    # and the closed words some verbs share a spelling with ("up", "down").
+    verbs = word_classes()[0]
+    return (verbs | FRAME_VERBS) - CLOSED - {"be", "have", "do"}
 
 
 @cache
@@ -422,7 +655,9 @@ def _contains(box: Mention, thing: Mention, negated: bool = False) -> PropTempla
 def _enter(s: Slots, _: str) -> tuple[Template, ...]:
     who = _who(s["subj"])
     room = _one(s["room"]) if "room" in s else None
-    out = [Template("enter", who, room=room)]
+    # "came back", "returned": to the room they were in before (the assembler knows it)
+    back = "back" if "back" in s and room is None else None
+    out = [Template("enter", who, room=room, place=back)]
     if "things" in s:  # "in a room with a box and a basket": the group sees the containers
         out += [Template("observe", who, obj=m) for m in s["things"].items]
     return tuple(out)
@@ -552,6 +787,15 @@ def _away(s: Slots, _: str) -> tuple[Template, ...]:
     return (Template("exit", _who(s["subj"]), place="absent"),)
 
 
+def _unbeknownst(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Unbeknownst to her, the wind blows the door open": she does not know what follows.
+    what = sentence[s["who"].end :].strip(" ,.;")
+    if not what:
+        return None
+    prop = PropTemplate("Action/Event", _who(s["who"]), "know", what, negated=True)
+    return (Template("narrate", prop=prop),)
+
+
 def _restate_enter(s: Slots, _: str) -> tuple[Template, ...]:
     # "while Tom was at school": Tom is there; no event when the story already put him there.
     return (Template("enter", _who(s["subj"]), room=_one(s["room"]), place="absent"),)
@@ -568,6 +812,16 @@ def _saw_do(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     if seen is None:
         return None
     return (Template("stay", _who(s["subj"]), place="absent"), *seen)
+
+
+def _witnesses(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Hiro witnesses the gust of wind snapping off the branches": present, and what he
+    # saw is a fact he knows (a move he saw is left to the frames that read moves).
+    what = [s["what"], *s["rest"]]
+    if not _plain(what, state=True):
+        return None
+    prop = PropTemplate("Action/Event", _who(s["subj"]), "witness", _text(what, sentence))
+    return (Template("stay", _who(s["subj"]), place="absent"), Template("narrate", prop=prop))
 
 
 def _notice_that(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -634,14 +888,24 @@ def _tell_that(s: Slots, sentence: str) -> tuple[Template, ...] | None:
 
 def _moves_inside(chunks: Sequence[Chunk]) -> bool:
     # A clause that names a placing, taking or going verb is never read as a mere fact: if
-    # no frame reads it, it stays unread rather than losing a change of place.
-    return any(c.sym in _MOVING for c in chunks)
+    # no frame reads it, it stays unread rather than losing a change of place. A passive
+    # with no place after it ("the vegetables are freshly picked") is a state.
+    for i, c in enumerate(chunks):
+        if c.sym not in _MOVING:
+            continue
+        passive = i and chunks[i - 1].sym == "be"
+        placed = any(
+            x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto") for x in chunks[i + 1 :]
+        )
+        if not passive or placed:
+            return True
+    return False
 
 
 def _identity(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "Kofi is a fisherman from a small village in Ghana": who someone is.
     what = [s["what"], *s.get("rest", ())]
-    if _moves_inside(what):
+    if _moves_inside(what) or _ing(s["what"], sentence):  # "is attending ...": an act
         return None
     prop = PropTemplate("Identity/Relation", _who(s["subj"]), "be", _text(what, sentence))
     return (Template("narrate", prop=prop),)
@@ -652,6 +916,9 @@ def _perceives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # full": a perception of a state no frame tracks, kept as a fact the perceiver knows.
     if _moves_inside(s["rest"]):
         return None
+    first = s["rest"][0]
+    if s["verb"].sym in _FEELING and not (first.sym in (NP, NPS) and _determined(first, sentence)):
+        return None  # "feels guilty": an emotion; "feels the earthquake": a perception
     prop = PropTemplate(
         "Action/Event",
         _who(s["subj"]),
@@ -667,6 +934,191 @@ def _want(s: Slots, sentence: str) -> tuple[Template, ...]:
     return (Template("narrate", prop=prop),)
 
 
+# -- any verb: what a clause says someone or something did, or what state a thing is in ----
+
+# Words that open a clause of its own inside a generic reading's complement: the clause is
+# left to the frames that cut sentences ("Tom smiled and Ann told him ..."), never swallowed.
+_JOINERS = frozenset(
+    {"and", "but", "while", "when", "after", "before", "because", "until", "once", "so", "as",
+     "if", "that", "then"}
+)  # fmt: skip
+_PLACE_PREPOSITIONS = frozenset(
+    {"in", "into", "inside", "on", "onto", "under", "underneath", "beneath", "behind",
+     "beside", "near", "at"}
+)  # fmt: skip
+
+
+# Verbs whose own frames carry what the solver uses (who is where, who sees and hears
+# what, what is open): never read by the any-verb frames, so a form their frames miss stays
+# unread instead of becoming a mere fact.
+_OWN_FRAME = (
+    _MOVING
+    | frozenset((_STROLL + "|" + _GO + "|" + _TELL + "|" + _SAY).split("|"))
+    | frozenset(
+        {
+            "arrive",
+            "reach",
+            "return",
+            "reappear",
+            "exit",
+            "open",
+            "close",
+            "shut",
+            "lock",
+            "see",
+            "notice",
+            "spot",
+            "find",
+            "discover",
+            "witness",
+            "observe",
+            "watch",
+            "label",
+            "swap",
+            "replace",
+            "empty",
+            "transfer",
+            "believe",
+            "think",
+            "want",
+            "need",
+        }
+    )
+)
+
+
+# Verbs of feeling: "Anne feels guilty about it" is an emotion, which no frame types; it
+# stays unread (for a parser that reads emotions) rather than becoming an act.
+_FEELING = frozenset(
+    {"feel", "worry", "fear", "regret", "wonder", "doubt", "suspect", "envy", "pity", "resent",
+     "mourn", "grieve", "blush", "cry", "weep", "sob", "sigh", "frown", "smile", "laugh"}
+)  # fmt: skip
+
+
+def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
+    """Whether a complement may be kept verbatim as one fact: it names no placing, taking
+    or going verb, no "into"/"onto" (a change of place), and no clause of its own ("and
+    finds a cup", "and Ann told him ..."). A state's complement may coordinate verb forms
+    ("plugged in and turned on", "calm and inviting"), not clauses with their own subject
+    or auxiliary ("and it rains", "and does not ...")."""
+    if _moves_inside(chunks) or any(c.sym in ("into", "onto") for c in chunks):
+        return False
+    if state:
+        return not any(
+            c.sym in _JOINERS and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
+            for c, n in itertools.pairwise(chunks)
+        )
+    # "causing the flowers to wilt and lose their colour": verbs joined inside an
+    # infinitive are one complement, not a clause of their own.
+    infinitive = next(
+        (
+            i
+            for i, (c, n) in enumerate(itertools.pairwise(chunks))
+            if c.sym == "to" and _verb_like(n)
+        ),
+        len(chunks),
+    )
+    return not any(
+        c.sym in _JOINERS
+        and (
+            n.sym in _SUBJECTS
+            or (_verb_next(chunks, i + 1) and not (i > infinitive and c.sym == "and"))
+        )
+        for i, (c, n) in enumerate(itertools.pairwise(chunks))
+    )
+
+
+def _subject_mention(chunks: Sequence[Chunk], sentence: str) -> Mention:
+    """ "a pod of dolphins": the first noun phrase's mention, widened to the whole subject."""
+    head = _one(chunks[0])
+    if len(chunks) == 1:
+        return head
+    return Mention(head.text + sentence[chunks[0].end : chunks[-1].end], head.key)
+
+
+def _ing(c: Chunk, sentence: str) -> bool:
+    return sentence[c.start : c.end].lower().endswith("ing")
+
+
+def _subject_chunks(s: Slots) -> list[Chunk]:
+    return [s["subj"], *([s["of"]] if "of" in s else [])]
+
+
+def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Kofi repaired his net", "Zara is attending an art exhibition": an act of the actor,
+    # kept as a fact they know (the verb's lemma, its complement verbatim).
+    rest = s.get("rest", ())
+    verb = s["verb"]
+    if verb.sym in _OWN_FRAME or verb.sym in _FEELING or not _plain(rest):
+        return None
+    if "be" in s and not _ing(verb, sentence):
+        return None  # "Tom is surprised ...": a state, not an act (``_identity``)
+    # A lone object stays a mention, so "it" may refer to it next ("folded her scarf and
+    # put it in the drawer"); a longer complement is kept verbatim.
+    value: Mention | str | None = _text(rest, sentence) if rest else None
+    if len(rest) == 1 and rest[0].sym == NP:
+        value = _one(rest[0])
+    prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
+    return (Template("narrate", prop=prop),)
+
+
+def _arrives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "A group of wild turkeys wanders into the cornfield", "the wind blows the hat into the
+    # pond": a thing (not an actor) is now in a place, whoever or whatever moved it.
+    thing = _one(s["obj"]) if "obj" in s else _subject_mention(_subject_chunks(s), sentence)
+    if "rest" in s and not _plain(s["rest"]):
+        return None
+    place = _one(s["place"])
+    return (Template("narrate", obj=thing, destination=place, prop=_loc(thing, place)),)
+
+
+def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "A storm rolls in", "A pod of dolphins swims by the reef": an event in the world; who
+    # perceives it is for other sentences to say ("Kofi does not notice ...").
+    rest = s.get("rest", ())
+    if s["verb"].sym in _OWN_FRAME or not _plain(rest):
+        return None
+    subject = _subject_mention(
+        s["subj"] if isinstance(s["subj"], tuple) else (s["subj"],), sentence
+    )
+    value = _text(rest, sentence) if rest else None
+    prop = PropTemplate("Action/Event", subject, s["verb"].sym, value, negated="neg" in s)
+    return (Template("narrate", prop=prop),)
+
+
+def _state(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "The sky is cloudy", "The coral appears vibrant": the state of a thing. A place after
+    # the verb ("is in the box by the door") is a location no frame read: left unread.
+    rest = s["rest"]
+    if rest[0].sym in _PLACE_PREPOSITIONS or not _plain(rest, state=True):
+        return None
+    subject = _subject_mention(_subject_chunks(s), sentence)
+    verb = s["verb"].sym
+    prop = PropTemplate(
+        "Contents/Physical State", subject, verb, _text(rest, sentence), negated="neg" in s
+    )
+    return (Template("narrate", prop=prop),)
+
+
+def _has(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "She has a brand-new set of paintbrushes in her studio": what someone has, verbatim.
+    what = [s["what"], *s["rest"]]
+    if _moves_inside(what) or not _plain(what, state=True):
+        return None
+    prop = PropTemplate("Identity/Relation", _who(s["subj"]), "have", _text(what, sentence))
+    return (Template("narrate", prop=prop),)
+
+
+def _believes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "Aria believes that her flour is fresh": the narrator states Aria's belief. Only a
+    # reported clause read as one fact about a thing (a place or a state) is kept.
+    said = read_clause(list(s["rest"]), sentence)
+    if not said or len(said) != 1 or said[0].prop is None or isinstance(said[0].prop.subject, Who):
+        return None
+    prop = PropTemplate("Epistemic", _who(s["subj"]), "think", about=said[0].prop)
+    return (Template("narrate", prop=prop),)
+
+
 # Order is priority: the first frame whose handler accepts the clause reads it.
 _FRAMES: list[tuple[Handler, list[str]]] = [
     (
@@ -679,10 +1131,11 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_restate_enter, ["while SUBJ be in|at NP:room (with NP:_)"]),
+    (_unbeknownst, ["unbeknownst|unaware to WHO:who"]),
     (
         _away,
         [
-            f"while SUBJ be {_ABSENT}",
+            f"while SUBJ be {_ABSENT} (from|at|in|for NP:_)",
             f"SUBJ {_NOT} witness (NP:_)",
             f"SUBJ {_NOT} see|notice|watch this|that|it|anything",
             "while SUBJ sleep|nap|shower|bathe",
@@ -696,7 +1149,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _watching,
         [
             "while SUBJ be watch|look|there|present|around|nearby|here",
-            "SUBJ witness NP:_",
+            "SUBJ witness NPS:_",
+            "SUBJ be here|present|nearby",
             "while SUBJ watch|look (on)",
             "SUBJ see|watch|notice|witness this|that|everything|it|what (happen)",
             "SUBJ see|watch|notice|witness NP:_ (do) this|that|it|everything",
@@ -715,13 +1169,14 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ enter|reach|arrive (at|in) NP:room",
             "SUBJ enter|arrive",
             f"SUBJ come|{_GO}|move|return|run (back) in|into|to NP:room",
-            f"SUBJ come|{_GO}|run back",
+            f"SUBJ come|{_GO}|run back:back",
             "SUBJ come|return|get (back) home|inside|indoors|upstairs|downstairs|in",
             "SUBJ come|return|get back home|inside|indoors|upstairs|downstairs|in|from NP:_",
-            "SUBJ come|return|get (back) from NP:_",
+            "SUBJ come|return|get back:back from NP:_",
+            "SUBJ come|return:back|get from NP:_",
             "SUBJ wake (up)",
-            "SUBJ return|reappear",
-            "SUBJ be back",
+            "SUBJ return:back|reappear:back",
+            "SUBJ be back:back",
             f"SUBJ (be) {_STROLL} (out|about) around|round (in|on|at) NP:room",
             f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through NP:room",
             "SUBJ be in|inside|at|on NP:room (with NPS:things)",
@@ -733,6 +1188,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ exit|leave (NP:room)",
             "SUBJ exit|leave (NP:room) for|to NP:_",
             f"SUBJ {_GO} out|outside|away (for NP:_) (to NP:_)",
+            f"SUBJ {_GO} for NP:_",
+            f"SUBJ {_GO} to VERB (REST)",
             f"SUBJ {_GO} out|outside|away to REST",
             f"SUBJ {_GO} out of NP:room",
         ],
@@ -741,6 +1198,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _located,
         [
             f"NPS:obj be (not:neg) {_AT} NP:place (in|at|on NP:_)",
+            f"NPS:obj be (not:neg) {_PUT} {_AT} NP:place (in|at|on NP:_)",
             "there be NPS:obj in|inside|on NP:place",
         ],
     ),
@@ -799,6 +1257,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_saw_do, ["SUBJ see|watch|notice|witness WHO:who REST"]),
+    (_witnesses, ["SUBJ witness NPS:what REST"]),
     (_notice_that, ["SUBJ see|notice|know|realize|find|discover|observe|check that REST"]),
     (
         _look_for,
@@ -818,6 +1277,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (_fact("Trait/Value"), ["SUBJ love|like|hate|dislike|enjoy:verb NPS:value"]),
     (_fact("Action/Event"), ["SUBJ lose:verb NPS:value"]),
     (_fact("Identity/Relation"), ["SUBJ have:verb NPS:value"]),
+    (_has, ["SUBJ have NP:what REST"]),
     (_want, ["SUBJ want|need|hope|plan|wish|decide|try|intend to REST"]),
     (_identity, ["SUBJ be NP:what (REST)"]),
     (
@@ -827,4 +1287,33 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "|taste|check|find|know:verb (that) REST",
         ],
     ),
+    (_believes, ["SUBJ believe|think|assume|expect|suppose|trust|remember (that) REST"]),
+    (_identity, ["SUBJ be WHO:what (REST)", "SUBJ be VERB:what (REST)"]),
+    (_did, [f"(while|as) SUBJ ({_NOT}:neg) (be:be) VERB:verb (REST)"]),
+    (
+        _state,
+        [
+            "NP:subj be|become|remain|appear|seem|look|feel|smell|taste|sound|get|turn:verb"
+            " (not:neg) REST",
+            f"NP:subj {_OF} NPS:of be|become|remain|appear|seem|look|feel|smell|taste|sound|get"
+            "|turn:verb (not:neg) REST",
+        ],
+    ),
+    (
+        _arrives,
+        [
+            "NPS:subj VERB:verb (in|out|off|up|down|back|away) into|onto|inside NP:place (REST)",
+            f"NP:subj {_OF} NPS|WHO:of VERB:verb (in|out|off|up|down|back|away) into|onto|inside"
+            " NP:place (REST)",
+            "NPS:subj VERB:verb NPT:obj (in|out|off|up|down|back|away) into|onto NP:place (REST)",
+        ],
+    ),
+    (
+        _happens,
+        [
+            f"NPS:subj ({_NOT}:neg) VERB:verb (REST)",
+            f"NP:subj {_OF} NPS|WHO:of ({_NOT}:neg) VERB:verb (REST)",
+        ],
+    ),
+    (_state, ["NP:subj have:verb REST"]),
 ]

@@ -2,16 +2,21 @@
 
 Lines may carry bAbI numbering ("1 Ella entered the garage."), kept as each sentence's
 ``line``. Sentences are those of ``beliefgraph.text.segment``; comma-spliced sentences
-are cut into clauses (``chunks``), and each clause is one ``Sentence`` of the result.
+are cut into clauses (``chunks``), and each clause is one ``Sentence`` of the result,
+numbered (``Sentence.index``, ``Event.sentence_index``) as the segmenter numbers the
+sentence it belongs to, so "sentence N" in errors and explanations is the N-th sentence
+a user counts, whatever its clauses.
 Lines without a letter or digit ("***") are separators, not sentences. The clause
 shapes read, and the events they give, are listed in ``frames``; the story-level
 resolution of pronouns and names in ``assemble``.
 
 Limits: the grammar reads templated false-belief stories (ToMi, Hi-ToM, ToMBench
 false-belief tasks, OpenToM plots) and plain narrative prose about placing, moving, going,
-telling and perceiving (see ``frames``); scene descriptions, emotions and intentions are
-mostly unread. An unread sentence raises in strict mode (one error naming every unread
-sentence with its line) and is kept as an uninterpreted world fact otherwise.
+telling and perceiving (see ``frames``); other acts, events and states of things are read
+by any English verb as verbatim facts; emotions, reduced relatives and moves by things it
+does not name as actors are unread. An unread sentence raises in strict mode (one error
+naming every unread sentence with its line) and is kept as an uninterpreted world fact
+otherwise.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from beliefgraph.text import segment
 
 from .assemble import Item, assemble
 from .chunks import split
-from .frames import ClauseTooLongError, read_clause
+from .frames import read_clauses
 from .templates import Template
 
 __all__ = ["RulesParser"]
@@ -96,21 +101,21 @@ def _parse(text: str, strict: bool) -> ParsedStory:
     # is frozen, so one object can serve every caller.
     items: list[Item] = []
     sources: list[tuple[int | None, str]] = []
+    numbers: list[int] = []
     for span in segment(text):
         for clause, templates, reason in _read(span.text):
             items.append((clause, span.number, templates))
             sources.append((span.line, reason))
-    return assemble(text, items, strict=strict, sources=sources)
+            numbers.append(span.index - 1)
+    return assemble(text, items, strict=strict, sources=sources, sentence_of=numbers)
 
 
 @lru_cache(maxsize=1 << 16)
 def _read(sentence: str) -> tuple[tuple[str, tuple[Template, ...] | None, str], ...]:
     # Benchmarks repeat sentences heavily (ToMi reuses each story for many questions), so
     # the story-independent reading of a sentence is computed once per process.
-    out = []
-    for c in split(sentence):
-        try:
-            out.append((c.text, () if c.meta else read_clause(c.chunks, sentence), ""))
-        except ClauseTooLongError as err:
-            out.append((c.text, None, str(err)))
-    return tuple(out)
+    clauses = split(sentence)
+    if any(c.meta for c in clauses):
+        return tuple((c.text, (), "") for c in clauses)
+    reads = read_clauses([c.chunks for c in clauses], sentence)
+    return tuple((c.text, r, why) for c, (r, why) in zip(clauses, reads, strict=True))

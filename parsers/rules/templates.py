@@ -45,6 +45,9 @@ class PropTemplate:
     relation: str
     value: Mention | str | None = None
     negated: bool = False
+    about: PropTemplate | None = None
+    """For Epistemic content ("Aria believes that her flour is fresh"): what the subject,
+    the holder, believes."""
 
 
 @dataclass(frozen=True, slots=True)
