@@ -514,8 +514,15 @@ def _conversation_rooms(
     is in that room from the start: "Bohan arrives at Xiuya's house ... he says to Xiuya"
     puts Xiuya in her house, not in a room of her own. An actor the story did place (another
     room, or one who left) keeps that place: the story says otherwise, and the consistency
-    check may object. Returns actor -> room for the actors placed this way.
+    check may object. Only a story that names one place and has nobody leave is read so.
+    Returns actor -> room for the actors placed this way.
     """
+    # Only in a story with one named place and nobody leaving: where people come and go
+    # ("Oscar went to the library ... Oscar returned"), who is where is the story's to say.
+    if len({e.room for e in story.events if e.room}) != 1 or any(
+        e.kind == "exit" for e in story.events
+    ):
+        return {}
     rooms = dict(start)
     unplaced = {a for a, r in start.items() if r == scene}
     joined: dict[str, str] = {}
@@ -524,7 +531,7 @@ def _conversation_rooms(
             for a in e.actors:
                 rooms[a] = e.room
                 unplaced.discard(a)
-        elif e.kind == "exit":
+        elif e.kind in ("exit", "enter"):  # left, or came back to a place the story never names
             for a in e.actors:
                 rooms[a] = None
                 unplaced.discard(a)

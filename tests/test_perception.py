@@ -120,3 +120,14 @@ def test_an_addressee_the_story_places_elsewhere_stays_there() -> None:
     call = private.events[-1].model_copy(update={"private": True})  # a phone call
     story = private.model_copy(update={"events": (*private.events[:-1], call)})
     assert simulate(story, PerceptionModel()).initial_rooms["Mom"] == "the room"
+
+
+def test_where_people_come_and_go_the_story_places_them() -> None:
+    # "Leo went to the kitchen. Leo returned. Leo told Mom ...": no guessing who is where.
+    events = (
+        Event(id=1, kind="enter", actors=("Leo",), room="kitchen", sentence_index=0),
+        Event(id=2, kind="enter", actors=("Leo",), sentence_index=1),
+        Event(id=3, kind="tell", actors=("Leo",), hearers=("Mom",), proposition=WANT,
+              sentence_index=2),
+    )  # fmt: skip
+    assert simulate(_story(*events), PerceptionModel()).initial_rooms["Mom"] == "the room"
