@@ -367,6 +367,13 @@ def _answer(graph: BeliefGraph, query: Query, question: str, at: int) -> Answer:
             explanation=explain(graph, b, at=b.end or graph.end)[:1],
         )
     b = _belief_of(graph, chain, var, at)
+    if b is None and var[1] == "contains":
+        seen = _emptiness(graph, chain, target, at)
+        if seen is not None and seen[0]:  # everything it held is believed elsewhere now
+            who = phrase_chain(chain) + " " if chain else ""
+            lines = [line for x in seen[1] for line in explain(graph, x, at=at)]
+            lines.append(f"So {who}nothing is in {_the(target)}.")
+            return Answer(question=question, value="nothing", explanation=tuple(lines))
     if b is None:
         return Answer(question=question, value=None, explanation=(_nothing(chain, target),))
     return Answer(
@@ -387,6 +394,8 @@ def _belief_of(
 
 
 def _nothing(chain: tuple[str, ...], target: str) -> str:
+    if not chain:  # "In reality, nothing about ..." would not be a sentence
+        return f"The story says nothing about {_the(target)} that answers this."
     who = phrase_chain(chain)
     return (
         f"{who} nothing about {_the(target)}: no event that every holder perceived, and no "
@@ -444,13 +453,19 @@ def _yes_no_answer(
         )
         wanted = value
     holder = phrase_chain(chain).removesuffix(" believes")
+    if var is None and query.relation == "be" and _norm(query.value or "") == _norm("empty"):
+        found = _empty_answer(graph, query, question, chain, target, at, statement)
+        if found is not None:
+            return found
     if var is None:  # the story never states it, so nobody can think or know it
+        unsaid = f"The story never says that {statement}"
         return Answer(
             question=question,
             value="no",
             explanation=(
-                f"The story never says that {statement}, so {holder} cannot "
-                f"{'know' if query.kind == 'knows' else 'think'} it.",
+                f"{unsaid}, so {holder} cannot {'know' if query.kind == 'knows' else 'think'} it."
+                if chain
+                else f"{unsaid}.",
             ),
         )
     belief = _belief_of(graph, chain, var, at)
@@ -498,6 +513,65 @@ def _yes_no_answer(
             lines.append(f"So {holder} {'knows' if yes else 'does not know'} that {statement}.")
     return Answer(question=question, value="yes" if yes else "no", belief=belief,
                   explanation=tuple(lines))  # fmt: skip
+
+
+def _emptiness(
+    graph: BeliefGraph, chain: tuple[str, ...], container: str, at: int
+) -> tuple[bool, list[Belief]] | None:
+    """Whether the chain takes ``container`` to be empty at ``at``, and the beliefs that show it.
+
+    Read off where the chain believes things are: not empty when it believes something is in
+    the container (or holds a belief about what it contains); empty when everything it ever
+    believed in there (up to ``at``) is believed elsewhere now. None when the chain never
+    tracked anything in the container, so its emptiness is not known.
+    """
+    contents = graph.belief(chain, variable=(container, "contains"), at=at)
+    if contents is not None:
+        return False, [contents]
+    was_in: list[Belief] = []
+    for var in graph.variables:
+        if len(var) != 2 or var[1] != "in" or var[0] == container:
+            continue
+        now = graph.belief(chain, variable=var, at=at)
+        if now is not None and now.proposition.value == container:
+            return False, [now]
+        spans = graph.timeline_of(chain, variable=var)
+        if now is not None and any(
+            b.start <= at and b.proposition.value == container for b in spans
+        ):
+            was_in.append(now)
+    return (True, was_in) if was_in else None
+
+
+def _empty_answer(
+    graph: BeliefGraph,
+    query: Query,
+    question: str,
+    chain: tuple[str, ...],
+    target: str,
+    at: int,
+    statement: str,
+) -> Answer | None:
+    """ "Is the basket empty?" from tracked contents (None: the chain never tracked them)."""
+    seen = _emptiness(graph, chain, target, at)
+    if seen is None:
+        return None
+    empty, shown = seen
+    lines = [line for b in shown for line in explain(graph, b, at=at)]
+    holds = empty != query.negated
+    who = phrase_chain(chain).removesuffix(" believes") if chain else ""
+    state = f"{_the(target)} is {'empty' if empty else 'not empty'}"
+    if query.kind == "thinks":
+        lines.append(f"So {who + ' believes ' if chain else ''}{state}.")
+        return Answer(question=question, value="yes" if holds else "no", explanation=tuple(lines))
+    truth = _emptiness(graph, (), target, at)
+    real = truth is not None and truth[0] != query.negated
+    yes = real and holds
+    if not real:
+        lines.append(f"In reality it is not so that {statement}, so {who} cannot know it.")
+    else:
+        lines.append(f"So {who} {'knows' if yes else 'does not know'} that {statement}.")
+    return Answer(question=question, value="yes" if yes else "no", explanation=tuple(lines))
 
 
 def _who_knows(graph: BeliefGraph, query: Query, question: str, at: int) -> Answer:

@@ -148,6 +148,7 @@ class _Replay:
         self.props: dict[Variable, Proposition] = {}
         self.anchors = _anchor_rooms(story, self.rooms, model.scene)
         self.placed: list[str] = []
+        self.emptied: dict[str, list[str]] = {}  # this step: obj -> containers it left
         self.unperceived = _unperceived(story)
 
     def run(self) -> Timeline:
@@ -205,6 +206,7 @@ class _Replay:
         if isinstance(old, str) and old != container and self.world.get((old, "contains")) == obj:
             del self.world[(old, "contains")]
             changed.add((old, "contains"))
+            self.emptied.setdefault(obj, []).append(old)
         if (container, "contains") in self.world or container in self.labels:
             contents = Proposition(
                 content_type="Contents/Physical State",
@@ -236,6 +238,7 @@ class _Replay:
             self._set(there, changed)
             reveals.append(self._reveal(there))
         self.placed.clear()
+        reveals.extend(self._contents_seen(reveals))
         if e.perceivers is not None:  # the parser knew better
             perceivers = set(e.perceivers)
         perceivers -= self.unperceived.get(e.id, frozenset())
@@ -251,6 +254,36 @@ class _Replay:
             world=MappingProxyType(dict(self.world)),
             rooms=MappingProxyType(dict(self.rooms)),
         )
+
+    def _contents_seen(self, reveals: list[Reveal]) -> list[Reveal]:
+        """What a seen location shows about contents, where the story tracks them.
+
+        "The pencil is in the box" and "the box contains the pencil" are one fact read two
+        ways: whoever sees the one sees the other, so a real look overrides a label's default
+        (the unexpected-contents task); and seeing a thing taken out of a tracked container
+        shows it no longer holds it.
+        """
+        out: list[Reveal] = []
+        have = {r.variable for r in reveals}
+        for r in reveals:
+            p = r.proposition
+            if r.mode != "perceive" or p.negated or p.relation != "in" or len(r.variable) != 2:
+                continue
+            obj, container = p.subject, r.value
+            if isinstance(container, str) and self.world.get((container, "contains")) == obj:
+                twin = Proposition(
+                    content_type="Contents/Physical State",
+                    subject=container,
+                    relation="contains",
+                    value=obj,
+                )
+                if twin.variable not in have:
+                    out.append(self._reveal(twin))
+            for old in self.emptied.pop(obj, ()):
+                if (old, "contains") not in have and (old, "contains") in self.props:
+                    out.append(Reveal((old, "contains"), None, self.props[(old, "contains")]))
+        self.emptied.clear()
+        return out
 
     # Each handler applies one kind of event to the world and returns who perceives it and
     # the room it happens in; ``_step`` adds what every event shares.
@@ -268,6 +301,11 @@ class _Replay:
         for a in sorted(perceivers):  # entrants see who is there, and are seen
             self._set(_located(a, room), changed)
             reveals.append(self._reveal(_located(a, room)))
+        for container, label in self.labels.items():
+            # Whoever sees a labelled container takes the label's word for its contents
+            # until a real look; entering its room is seeing it.
+            if self.container_rooms.get(container) == room:
+                reveals.append(self._reveal(label, "default"))
         if self.model.open_containers:
             for obj, container in self._objects_in(room):
                 loc = Proposition(

@@ -196,7 +196,7 @@ class Propagator:
         return len(self.timeline.steps)
 
     def segments(self, chain: tuple[str, ...], var: Variable) -> list[Segment]:
-        """The chain's beliefs about ``var`` over time, stale stretches split off as memory.
+        """The chain's beliefs about ``var`` over time, each span flagged stale when it went so.
 
         The list is shared with every chain that holds the same beliefs: read it, do not
         change it.

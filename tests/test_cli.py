@@ -251,3 +251,15 @@ def test_check_warns_that_story_options_do_not_apply_to_a_saved_graph(tmp_path: 
     assert plain.exit_code == 0 and "warning" not in plain.output
     story = runner.invoke(app, ["check", SALLY, "--max-order", "2"])
     assert story.exit_code == 0 and "warning" not in story.output
+
+
+def test_an_answer_the_graph_cannot_give_prints_unknown_not_none(tmp_path: Path) -> None:
+    story = tmp_path / "story.txt"
+    story.write_text(
+        "Anna is in the room. Anna puts the ball in the box. Anna leaves the room. "
+        "Ben enters the room.\n"
+    )
+    result = runner.invoke(app, ["track", str(story), "--no-table", "-a",
+                                 "Where does Ben think the ball is?"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "None" not in result.output and "unknown" in result.output

@@ -131,3 +131,42 @@ def test_where_people_come_and_go_the_story_places_them() -> None:
               sentence_index=2),
     )  # fmt: skip
     assert simulate(_story(*events), PerceptionModel()).initial_rooms["Mom"] == "the room"
+
+
+# -- a label's default and a real look (QA report 21:38; docs/concepts.md, Perception) -------
+_LABELLED = (
+    "Anna is in the living room. The label on the box is candy. Anna opens the box. {look} "
+    "Anna closes the box."
+)
+
+
+def test_seeing_inside_a_labelled_box_overrides_the_label() -> None:
+    for look in ("There is a pencil in the box.", "Anna sees that there is a pencil in the box."):
+        g = track(_LABELLED.format(look=look))
+        b = g.belief(("Anna",), variable=("box", "contains"))
+        assert b is not None and b.proposition.value == "pencil", look
+        assert b.mental_source == "Perception" and b.truth_status == "True"
+        # before the look she takes the label's word for it
+        before = g.belief(("Anna",), variable=("box", "contains"), at=2)
+        assert before is not None and before.proposition.value == "candy"
+        assert g.ask("What does Anna think is in the box?").value == "pencil"
+
+
+def test_whoever_enters_the_room_of_a_labelled_box_takes_the_labels_word() -> None:
+    g = track(
+        _LABELLED.format(look="There is a pencil in the box.") + " Ben enters the living room."
+    )
+    assert g.ask("What does Ben think is in the box?").value == "candy"
+    assert g.ask("What does Anna think Ben thinks is in the box?").value == "candy"
+    assert g.ask("What does Anna think is in the box?").value == "pencil"  # her look stands
+
+
+def test_seeing_a_thing_taken_out_shows_the_container_no_longer_holds_it() -> None:
+    g = track(
+        _LABELLED.format(look="There is a pencil in the box.")
+        + " Anna takes the pencil out of the box and puts it in the drawer."
+    )
+    assert g.belief(("Anna",), variable=("box", "contains")) is None
+    a = g.ask("What does Anna think is in the box?")
+    assert a.value == "nothing" and a.explanation[-1] == "So Anna believes nothing is in the box."
+    assert g.ask("What is in the box?").value == "nothing"

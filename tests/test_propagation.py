@@ -190,3 +190,27 @@ def test_to_json_lists_beliefs_to_the_order_asked_and_round_trips() -> None:
     assert again.beliefs() == graph.beliefs()
     with pytest.raises(ConfigurationError, match="max_order"):
         graph.to_json(max_order=-1)
+
+
+def test_a_stale_belief_is_one_span_labelled_at_its_end_as_docs_concepts_says() -> None:
+    # docs/concepts.md, "Propagation to any order" and the label table: pinned so the
+    # documented example and the code stay in step.
+    from beliefgraph import track
+
+    g = track(
+        "Sally and Anne are in the room. Sally has a basket. Anne has a box. Sally puts the "
+        "ball in the basket. Sally goes out for a walk. Anne takes the ball out of the basket "
+        "and puts it into the box. Sally comes back."
+    )
+    (sally,) = g.timeline_of(("Sally",), obj="ball")
+    assert (sally.start, sally.end, sally.proposition.value) == (4, None, "basket")
+    labels = (sally.truth_status, sally.mental_source, sally.context)
+    assert labels == ("False", "Memory", "Temporal")
+    assert [b for b in g.beliefs(at=4) if b.holders == ("Sally",) and b == sally]
+    anne_then, anne_now = g.timeline_of(("Anne",), obj="ball")
+    assert (anne_then.end, anne_then.context, anne_then.truth_status) == (6, "Temporal", "True")
+    assert (anne_now.start, anne_now.context, anne_now.mental_source) == (
+        6,
+        "Neutral",
+        "Perception",
+    )

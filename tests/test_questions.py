@@ -282,3 +282,40 @@ def test_names_compare_through_the_one_normaliser() -> None:
     graph = track(STORY)
     assert graph.ask("Where is the Balls?").value == "box"  # plural, any case
     assert graph.ask("Where is Sally's ball?").value == "box"  # possessive dropped
+
+
+# -- emptiness read from tracked contents (QA report 21:38) ----------------------------------
+_MOVED_OUT = (
+    "Sally and Anne are in the room. Sally has a basket. Anne has a box. Sally puts the ball in "
+    "the basket. Sally goes out for a walk. Anne takes the ball out of the basket and puts it "
+    "into the box. Sally comes back."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Is the basket empty?", "yes"),
+        ("Is the basket not empty?", "no"),
+        ("Is the box empty?", "no"),
+        ("Does Anne think the basket is empty?", "yes"),
+        ("Does Sally think the basket is empty?", "no"),  # she missed the move
+        ("Does Anne know that the basket is empty?", "yes"),
+        ("Does Sally know that the basket is empty?", "no"),
+        ("Does Anne think Sally thinks the basket is empty?", "no"),
+    ],
+)
+def test_emptiness_is_read_from_where_things_are(question: str, value: str) -> None:
+    a = track(_MOVED_OUT).ask(question)
+    assert a.value == value
+    assert all("In reality," not in line for line in a.explanation)
+
+
+def test_emptiness_before_anything_moved_out_and_untracked_containers() -> None:
+    g = track(_MOVED_OUT)
+    before = track(_MOVED_OUT.split(" Anne takes")[0])
+    assert before.ask("Is the basket empty?").value == "no"
+    assert before.ask("Is the box empty?").value == "no"  # nothing was ever in it: not known
+    never = g.ask("Is the room full?")  # no state the story gives, nor tracks
+    assert never.value == "no"
+    assert never.explanation == ("The story never says that the room is full.",)

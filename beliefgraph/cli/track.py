@@ -102,7 +102,9 @@ def track_command(
                 console.print(f"\n[bold]{question}[/]", highlight=False)
                 error_console.print(f"  [bold red]error:[/] {err}", highlight=False)
                 continue
-            console.print(f"\n[bold]{question}[/]\n  [green]{answer.value}[/]", highlight=False)
+            # None is the API's "cannot say"; a reader gets a word, not a Python value.
+            value = "unknown" if answer.value is None else answer.value
+            console.print(f"\n[bold]{question}[/]\n  [green]{value}[/]", highlight=False)
             for line in answer.explanation:  # wrapped lines stay under their bullet
                 console.print(Padding(f"- {line}", (0, 0, 0, 2)), highlight=False)
         if json_out is not None:
