@@ -155,6 +155,16 @@ class BeliefGraph:
         labelled belief per segment and value, and differ only in their holders: one
         cheap copy each (``_with_holders``) instead of labelling every chain anew.
         """
+        return [
+            b if b.holders == chain else _with_holders(b, chain)
+            for b in self._templates(chain, var, at)
+        ]
+
+    def _templates(
+        self, chain: tuple[str, ...], var: Variable, at: int | None = None
+    ) -> list[Belief]:
+        """``_derived`` before the holders are set: labelled beliefs that may belong to another
+        chain sharing them (each lives as long as the graph); ``to_json`` dumps each once."""
         prop = self.propagator
         segs = prop.segments(chain, var)
         if not segs:
@@ -177,11 +187,9 @@ class BeliefGraph:
                     b = self._labelled[key] = to_belief(chain, s, prop, self._cast)
                 templates.append(b)
             self._labelled_lists[(id(segs), id(inner))] = templates
-        return [
-            b if b.holders == chain else _with_holders(b, chain)
-            for b in templates
-            if at is None or b.holds_at(at)
-        ]
+        if at is None:
+            return templates  # shared: read, do not change
+        return [b for b in templates if b.holds_at(at)]
 
     def beliefs(self, *, max_order: int | None = None, at: int | None = None) -> list[Belief]:
         """Every belief up to ``max_order`` (world facts first), optionally only those at ``at``."""
@@ -197,6 +205,14 @@ class BeliefGraph:
         (``Propagator.may_believe``), so a big cast costs what its co-present groups cost, not
         actors ** order; a chain with a hand-asserted belief is always visited.
         """
+        for b, chain in self._listing(max_order, at):
+            yield b if b.holders == chain else _with_holders(b, chain)
+
+    def _listing(
+        self, max_order: int | None, at: int | None
+    ) -> Iterator[tuple[Belief, tuple[str, ...]]]:
+        """``iter_beliefs`` as (belief, chain) pairs: the belief is a shared template when its
+        holders are not the chain's (``_templates``)."""
         order = self.max_order if max_order is None else max_order
         given = (*self.asserted, *self.implied.beliefs)
         asserted: dict[tuple[tuple[str, ...], Variable], list[Belief]] = {}
@@ -209,18 +225,19 @@ class BeliefGraph:
                 if mine is None:
                     # A chain that perceived nothing about var has no segments, found at the
                     # cost of ``Propagator.may_believe``'s test.
-                    yield from self._derived(chain, var, at)
+                    for b in self._templates(chain, var, at):
+                        yield b, chain
                     continue
                 # as ``timeline_of``: derived and asserted together, in time order
                 for b in sorted(self._derived(chain, var) + mine, key=lambda b: b.start):
                     if at is None or b.holds_at(at):
-                        yield b
+                        yield b, b.holders
         # Implied beliefs about what no event sets (an intention, a feeling) come last.
         known = set(variables)
         for b in given:
             fresh = b.proposition.variable not in known and not b.asserted
             if fresh and len(b.holders) <= order and (at is None or b.holds_at(at)):
-                yield b
+                yield b, b.holders
 
     def _perceiving_chains(
         self, max_order: int, keep: set[tuple[str, ...]]
@@ -339,9 +356,24 @@ class BeliefGraph:
             "max_order": self.max_order,
             "beliefs_max_order": order,
             "asserted": [b.model_dump(mode="json") for b in self.asserted],
-            "beliefs": [b.model_dump(mode="json") for b in self.iter_beliefs(max_order=order)],
+            "beliefs": self._dumped(order),
         }
         return json.dumps(payload, indent=indent, ensure_ascii=False)
+
+    def _dumped(self, order: int) -> list[dict[str, Any]]:
+        """The listing in JSON form; a belief shared by many chains is dumped once and given
+        each chain's holders (dumping is most of the cost of writing half a million)."""
+        out: list[dict[str, Any]] = []
+        shared: dict[int, dict[str, Any]] = {}  # id(template) -> its dump; templates live on
+        for b, chain in self._listing(order, None):
+            if b.holders == chain:
+                out.append(b.model_dump(mode="json"))
+                continue
+            found = shared.get(id(b))
+            if found is None:
+                found = shared[id(b)] = b.model_dump(mode="json")
+            out.append({**found, "holders": list(chain)})
+        return out
 
     @classmethod
     def from_json(cls, text: str) -> BeliefGraph:

@@ -136,13 +136,14 @@ class Propagator:
             seen = self._seen[var] = _Seen.of(self.touching(var), var)
         return seen
 
-    def _passed(self, chain: tuple[str, ...], var: Variable) -> int:
+    def _passed(self, chain: tuple[str, ...], var: Variable, seen: _Seen | None = None) -> int:
         """The steps of ``touching(var)`` that reach ``chain``, as a bit set (bit i: step i).
 
         A step reaches a chain that all perceived it, or whose last link is a telling's
         addressee the rest of the chain saw being told (``_assumes_heard``).
         """
-        seen = self._seen_of(var)
+        if seen is None:
+            seen = self._seen_of(var)
         mask = seen.all
         by_actor = seen.by_actor
         for a in chain[:-1]:
@@ -247,11 +248,12 @@ class Propagator:
             return found
         # Unless the chain's last link told something here, its part in every telling follows
         # from its last two links (``_perception_key``): a cheaper key in front of that one.
-        passed = self._passed(chain, var)
         seen = self._seen_of(var)
+        passed = self._passed(chain, var, seen)
         quick = None
         if not passed & seen.tells & seen.told_by.get(chain[-1], 0):
-            quick = (var, passed, chain[-2:], len(chain) == 1, self._too_deep(chain))
+            depth = self.policy.max_depth
+            quick = (var, passed, chain[-2:], depth is not None and len(chain) > depth)
             found = self._raw_by_links.get(quick)
             if found is not None:
                 return found

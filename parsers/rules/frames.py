@@ -531,7 +531,14 @@ def _drop_time_phrases(chunks: list[Chunk]) -> list[Chunk]:
     return out
 
 
+_LONGEST = 64
+"""Most chunks one frame reads whole; a longer stretch is only ever read in parts. Matching
+open-ended patterns ("... REST") on every prefix of a run-on made its reading quadratic."""
+
+
 def _match(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] | None:
+    if len(chunks) > _LONGEST:
+        return None
     for handler, names in _frames_for(tuple(c.sym for c in chunks)):
         slots: dict[str, Any] = {}
         for pos, name in enumerate(names):
@@ -550,10 +557,18 @@ def _match(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] | Non
 def _frames_for(syms: tuple[str, ...]) -> tuple[tuple[Handler, list[str | None]], ...]:
     # Many sentences share one symbol sequence ("<name> enter <np>"), so the Matcher runs
     # once per sequence; the result lists the frames spanning the whole clause, best first.
+    # Every pattern opens with a start mark, so matches start only at the clause's start:
+    # a "... REST" pattern tried from every position made long run-ons quadratic.
     matcher, table = _grammar()
-    doc = Doc(matcher.vocab, words=list(syms), lemmas=list(syms))
-    found = sorted(table[key] for key, start, end in matcher(doc) if (start, end) == (0, len(syms)))
+    words = [_START, *syms]
+    doc = Doc(matcher.vocab, words=words, lemmas=words)
+    found = sorted(
+        table[key] for key, start, end in matcher(doc) if (start, end) == (0, len(words))
+    )
     return tuple((handler, names) for _, handler, names in found)
+
+
+_START = "<start>"
 
 
 # -- the pattern notation ------------------------------------------------------------------
@@ -593,7 +608,7 @@ def _compile(pattern: str) -> list[tuple[list[dict[str, Any]], list[str | None]]
             else:
                 specs.append({"LEMMA": {"IN": word.split("|")}})
                 names.append(name or None)
-        out.append((specs, names))
+        out.append(([{"LEMMA": _START}, *specs], names))
     return out
 
 
