@@ -137,6 +137,7 @@ class _Replay:
         self.story = story
         self.model = model
         self.rooms: dict[str, str | None] = _initial_rooms(story, model.scene)
+        self.rooms.update(_conversation_rooms(story, self.rooms, model.scene))
         self.initial_rooms = dict(self.rooms)
         self.last_room: dict[str, str | None] = dict(self.rooms)
         self.scene: str = model.scene
@@ -538,6 +539,48 @@ def _initial_rooms(story: ParsedStory, scene: str) -> dict[str, str | None]:
     for a, (kind, room) in first.items():
         rooms[a] = None if kind == "enter" else (room or scene)
     return rooms
+
+
+def _conversation_rooms(
+    story: ParsedStory, start: dict[str, str | None], scene: str
+) -> dict[str, str]:
+    """Where people who talk to each other are, when the story gives only one of them a room.
+
+    Speaker and addressee of a spoken telling (not a call or a message: ``private``) are
+    together when it is said. An actor the story never places (on stage from the start in
+    the default scene) who speaks to, or is spoken to by, an actor the story put in a room
+    is in that room from the start: "Bohan arrives at Xiuya's house ... he says to Xiuya"
+    puts Xiuya in her house, not in a room of her own. An actor the story did place (another
+    room, or one who left) keeps that place: the story says otherwise, and the consistency
+    check may object. Only a story that names one place and has nobody leave is read so.
+    Returns actor -> room for the actors placed this way.
+    """
+    # Only in a story with one named place and nobody leaving: where people come and go
+    # ("Oscar went to the library ... Oscar returned"), who is where is the story's to say.
+    if len({e.room for e in story.events if e.room}) != 1 or any(
+        e.kind == "exit" for e in story.events
+    ):
+        return {}
+    rooms = dict(start)
+    unplaced = {a for a, r in start.items() if r == scene}
+    joined: dict[str, str] = {}
+    for e in story.events:
+        if e.room and e.kind != "exit":
+            for a in e.actors:
+                rooms[a] = e.room
+                unplaced.discard(a)
+        elif e.kind in ("exit", "enter"):  # left, or came back to a place the story never names
+            for a in e.actors:
+                rooms[a] = None
+                unplaced.discard(a)
+        if e.kind != "tell" or e.private or e.agent is None:
+            continue
+        for a, b in [(e.agent, h) for h in e.hearers] + [(h, e.agent) for h in e.hearers]:
+            room = rooms.get(b)
+            if a != b and a in unplaced and b not in unplaced and room not in (None, scene):
+                rooms[a] = joined[a] = room
+                unplaced.discard(a)
+    return joined
 
 
 def _anchor_rooms(story: ParsedStory, start: dict[str, str | None], scene: str) -> dict[str, str]:

@@ -134,6 +134,38 @@ def test_labels_follow_the_definitions() -> None:
             "truth_status")] == ["2", "Epistemic", "Private", "True"]  # fmt: skip
 
 
+def test_knowledge_access_needs_two_minds_and_a_narrated_wish_is_public() -> None:
+    # A story whose only actor hears a rumour: nobody else could know it, so Private, even
+    # though "every actor" (one) heard it; with a second actor there it is common ground.
+    # Sentences: "Li hears that Zhang plans to resign." "Li decides to talk to Zhang."
+    rows = [(("Li",), "Zhang plans to resign"), ((), "Li decides to talk to Zhang")]
+    reply = {
+        "scenes": [{"n": 1, "present": ["Li"], "involved": ["Li"]},
+                   {"n": 2, "present": ["Li"], "involved": ["Li"], "private_to": "Li"}],
+        "rows": [{"row": 0, "sentences": [1], "how": ["heard"], "support": "stated",
+                  "stated_to_holder": True},
+                 {"row": 1, "sentences": [2], "kind": "Desire/Intention", "support": "stated"}],
+    }  # fmt: skip
+    ctx = {"sentences": 2, "chains": [c for c, _ in rows], "actors": ["Li"]}
+    g = StoryGrounding.model_validate(reply, context=ctx)
+    heard, _ = label_from_evidence(("Li",), g.rows[0], g, ["Li"])
+    assert heard["knowledge_access"] == "Private"
+    told = g.scenes[0].model_copy(
+        update={"present": ["Li", "Wu"], "speaker": "Wu", "involved": ["Li", "Wu"]}
+    )
+    both = g.model_copy(update={"scenes": [told, *g.scenes[1:]]})
+    labels, _ = label_from_evidence(("Li",), g.rows[0], both, ["Li", "Wu"])
+    assert labels["knowledge_access"] == "Public"
+    # ... until the state changes: an outdated belief is no longer common ground.
+    stale = g.rows[0].model_copy(update={"frame": "outdated"})
+    labels, _ = label_from_evidence(("Li",), stale, both, ["Li", "Wu"])
+    assert (labels["knowledge_access"], labels["context"]) == ("Private", "Temporal")
+    # Narrated to every reader, a decision narrated as one actor's own is still Public
+    # (OmniToM App. E: "Xiao Hong wants to move to a bigger office", order 0, Public).
+    labels, sources = label_from_evidence((), g.rows[1], g, ["Li", "Zhang"])
+    assert (labels["knowledge_access"], sources["knowledge_access"]) == ("Public", "schema")
+
+
 @pytest.mark.parametrize(
     ("text", "kind"),
     [("The tie is in the cabinet", "Location"), ("The cup is empty", "Contents/Physical State"),

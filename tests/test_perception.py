@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from beliefgraph import track
 from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
-from beliefgraph.solvers import PerceptionModel, simulate
+from beliefgraph.solvers import PerceptionModel, check, simulate
 
 WANT = Proposition(content_type="Desire/Intention", subject="Leo", relation="want", value="robot")
 
@@ -85,6 +85,52 @@ def test_did_not_see_applies_to_any_of_his_events_not_only_tellings() -> None:
     )
     steps = simulate(story, PerceptionModel()).steps
     assert "Mom" in steps[0].perceivers and steps[1].perceivers == {"Leo"}
+
+
+def _talk(*where: str | None) -> ParsedStory:
+    """Leo arrives (in ``where[0]``), then says to Mom that he wants the robot.
+
+    Mom's first event is ``where[1]``: None gives her none (the story never places her),
+    a room puts her there before Leo speaks.
+    """
+    events = [Event(id=1, kind="enter", actors=("Leo",), room=where[0])]
+    if where[1] is not None:
+        events.append(Event(id=2, kind="stay", actors=("Mom",), room=where[1]))
+    events.append(
+        Event(id=len(events) + 1, kind="tell", actors=("Leo",), hearers=("Mom",), proposition=WANT)
+    )
+    events = [e.model_copy(update={"sentence_index": i}) for i, e in enumerate(events)]
+    return _story(*events)
+
+
+def test_an_addressee_the_story_never_places_is_with_the_speaker() -> None:
+    timeline = simulate(_talk("kitchen", None), PerceptionModel())
+    assert timeline.initial_rooms["Mom"] == "kitchen"  # with Leo when he speaks, from the start
+    assert timeline.steps[0].perceivers == {"Leo", "Mom"}  # so she sees him come in
+    graph = track("", parser=_Recorded(_talk("kitchen", None)))
+    assert check(graph).consistent  # hearer_present no longer objects
+
+
+def test_an_addressee_the_story_places_elsewhere_stays_there() -> None:
+    timeline = simulate(_talk("kitchen", "garden"), PerceptionModel())
+    assert timeline.room_of("Mom", 3) == "garden"  # the story says otherwise: another room
+    report = check(track("", parser=_Recorded(_talk("kitchen", "garden"))))
+    assert not report.consistent and "hearer_present" in report.explain()
+    private = _talk("kitchen", None)
+    call = private.events[-1].model_copy(update={"private": True})  # a phone call
+    story = private.model_copy(update={"events": (*private.events[:-1], call)})
+    assert simulate(story, PerceptionModel()).initial_rooms["Mom"] == "the room"
+
+
+def test_where_people_come_and_go_the_story_places_them() -> None:
+    # "Leo went to the kitchen. Leo returned. Leo told Mom ...": no guessing who is where.
+    events = (
+        Event(id=1, kind="enter", actors=("Leo",), room="kitchen", sentence_index=0),
+        Event(id=2, kind="enter", actors=("Leo",), sentence_index=1),
+        Event(id=3, kind="tell", actors=("Leo",), hearers=("Mom",), proposition=WANT,
+              sentence_index=2),
+    )  # fmt: skip
+    assert simulate(_story(*events), PerceptionModel()).initial_rooms["Mom"] == "the room"
 
 
 # -- a label's default and a real look (QA report 21:38; docs/concepts.md, Perception) -------

@@ -10,12 +10,23 @@ labelling prompt ``official/prompts_label.py``):
   leaves it open. A nested belief is judged against what the inner holder believes: True or
   False only when the inner holder came by it from the story (saw, heard, remembers,
   narrated), Unknown when the inner holder could only have inferred or imagined it.
-- **Knowledge Access** (``evidence``): who perceived the evidence. A private thought, an
-  inference or an imagination is Private; otherwise the witnesses of the evidence sentences
-  (the scenes' ``present``, or the thinker alone): all the story's actors -> Public, two or
-  more -> Shared, one -> Private. Beliefs about beliefs are Private (held internally;
-  nobody perceives another's model of a third mind). A world fact with no evidence is
-  narrated to the reader: Public.
+- **Knowledge Access** (``evidence``). The release's Stage 2 prompt: "who could realistically
+  know it in the story world": *Private* "if the belief is held internally without evidence
+  others know it"; *Shared* "if it is mutually known within a subgroup through explicit
+  acknowledgment or obvious mutual awareness"; *Public* "if it is common ground across all
+  actors (announced, jointly witnessed, or mutually known to be mutually known)". Implemented:
+  a world fact is narrated to every reader, so Public (a narrated wish or decision too: the
+  paper's worked example, App. E, labels "Xiao Hong wants to move to a bigger office" at
+  order 0 Public). For an actor's belief, a private thought, an inference or an imagination
+  is Private (held internally); otherwise the actors who mutually know the evidence sentence
+  (``_mutual``: a thought's thinker alone; an utterance's speaker and everyone there to hear
+  it; an event's parties; an onlooker alone) are counted against the story's actors: every
+  actor, and at least two of them -> Public; two or more -> Shared; one -> Private (common
+  ground needs two minds, so a lone actor's perception is Private even when the actor list
+  names nobody else). An outdated belief (the world changed since) is Private: the mutual
+  knowledge ended when the state changed, as in the graph's rule (``beliefgraph.labelling``:
+  only those who still hold the same value share it). Beliefs about beliefs are Private
+  (held internally; nobody perceives another's model of a third mind).
 - **Representation** (``evidence``): world facts are narrated, Explicit. An actor's belief
   is Explicit when the story puts it into words for the holder (said to or by them, or
   narrated as their thought), Implicit when it must be inferred from actions, perception or
@@ -112,11 +123,12 @@ def label_from_evidence(
     labels["content_type"] = "Epistemic" if order >= 2 else ev.kind
     sources["content_type"] = "chain" if order >= 2 else "reading"
     if order == 0:
-        for dim, value in (("truth_status", "True"), ("representation", "Explicit"),
-                           ("mental_source", "Narration")):  # fmt: skip
+        # Narrated to every reader, a narrated wish or decision included: the schema's worked
+        # example labels "Xiao Hong wants to move to a bigger office" (order 0) Public.
+        fixed = {"truth_status": "True", "knowledge_access": "Public",
+                 "representation": "Explicit", "mental_source": "Narration"}  # fmt: skip
+        for dim, value in fixed.items():
             labels[dim], sources[dim] = value, "schema"
-        labels["knowledge_access"] = _world_access(ev, grounding, cast)
-        sources["knowledge_access"] = found if ev.sentences else "schema"
         labels["context"], sources["context"] = _context(ev), "reading"
         return _ordered(labels), _ordered(sources)
     labels["truth_status"], sources["truth_status"] = _truth(ev), found
@@ -197,30 +209,27 @@ def _mutual(ev: RowEvidence, grounding: StoryGrounding, holder: str | None) -> s
 
 
 def _by_count(who: set[str], cast: Sequence[str]) -> KnowledgeAccess:
-    everyone = set(cast)
-    if everyone and who >= everyone:
-        return "Public"
-    return "Shared" if len(who & everyone) >= 2 else "Private"
+    """Public: every actor and at least two of them; Shared: two or more; else Private.
 
-
-def _world_access(
-    ev: RowEvidence, grounding: StoryGrounding, cast: Sequence[str]
-) -> KnowledgeAccess:
-    """A narrated fact is told to every reader: Public, unless it is one actor's thought.
-
-    Only a mental state (a thought, feeling or wish) can be private: an event narrated in the
-    same sentence as someone's private noticing is still there for all to see.
+    Common ground needs two minds: what a single actor perceived is held "internally without
+    evidence others know it" (the release's Private) even when that actor is the only one
+    the story (or the grounding's actor list) names.
     """
-    if ev.kind not in ("Epistemic", "Emotion", "Desire/Intention"):
-        return "Public"
-    private = [sc.private_to for n in ev.sentences if (sc := grounding.scene(n)) is not None]
-    return "Private" if private and all(private) and len(set(private)) == 1 else "Public"
+    everyone = set(cast)
+    knowers = who & everyone
+    if len(knowers) < 2:
+        return "Private"
+    return "Public" if knowers >= everyone else "Shared"
 
 
 def _access(
     chain: tuple[str, ...], ev: RowEvidence, grounding: StoryGrounding, cast: Sequence[str]
 ) -> KnowledgeAccess:
     if len(chain) >= 2 or not ev.how or ev.how[0] not in ("saw", "heard", "remembers"):
+        return "Private"
+    if ev.frame == "outdated":
+        # A state that changed since is no longer common ground: whoever saw the change holds
+        # another value (the graph's labeler counts only who "still holds the same value").
         return "Private"
     who = _mutual(ev, grounding, chain[0])
     if chain[0] not in who:
