@@ -267,6 +267,14 @@ class ReferencePropagator:
             return adopt(None)  # the teller takes every hearer to believe it
         if len(chain) >= 2 and not policy.bystanders_model_hearers:
             return None
+        if (
+            cur is not None
+            and cur.source not in ("testimony", "default")
+            and cur.value == claim.assigned
+        ):
+            # Hearing what you saw for yourself confirms it: the belief keeps your own look as
+            # its source, so a later telling is weighed against that look, not against a tale.
+            return None
         w = policy.weigh(last, speaker, claim, e, cur, self.timeline)
         return adopt(w) if w >= policy.threshold else None
 

@@ -214,3 +214,19 @@ def test_a_stale_belief_is_one_span_labelled_at_its_end_as_docs_concepts_says() 
         "Neutral",
         "Perception",
     )
+
+
+def test_a_confirming_telling_does_not_make_a_witness_trust_the_next_tale() -> None:
+    # Found by hypothesis (test_witness_who_never_left_...): Ben first confirms what Anna saw,
+    # then lies. The confirmation used to replace her look with his word as the belief's
+    # source, so the lie was weighed against a tale and believed.
+    from beliefgraph import track
+
+    graph = track(
+        "Anna is in the hall. Anna puts the apple in the box. Ben enters the hall. "
+        "Ben tells Anna that the apple is in the box. "
+        "Ben tells Anna that the apple is in the basket."
+    )
+    belief = graph.belief(("Anna",), obj="apple")
+    assert belief is not None
+    assert (belief.proposition.value, belief.mental_source) == ("box", "Perception")
