@@ -22,12 +22,14 @@ import time
 import urllib.request
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from beliefgraph.parsers import RulesParser
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
@@ -335,3 +337,38 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
             os.kill(proc.pid, 9)
             proc.wait(timeout=20)
         log.close()
+
+
+@dataclass
+class Usage:
+    """The usage counts a client keeps (what the harness reads after a run)."""
+
+    calls: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class RecordingClient:
+    """Answers each request with ``answer(messages)``; records what it was sent and counts
+    10 prompt tokens a call (so token sums can be checked)."""
+
+    answer: Any
+    sent: list[tuple[Any, list[dict[str, str]], str | None]] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+
+    def extract(self, response_model: Any, messages: Any, *, prompt: str | None = None) -> Any:
+        self.sent.append((response_model, list(messages), prompt))
+        self.usage.calls += 1
+        self.usage.prompt_tokens += 10
+        return self.answer(messages)
+
+
+class ParserWithClient(RulesParser):
+    """A run parser that carries a client, as the LLM parser does."""
+
+    def __init__(self, client: RecordingClient) -> None:
+        super().__init__(strict=False)
+        self.client = client

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import benchmarks_dir
+from llm_fixtures import ParserWithClient, RecordingClient
 
 from beliefgraph.adapters import evaluate, get_benchmark
 from beliefgraph.adapters.bigtom import (
@@ -31,7 +31,6 @@ from beliefgraph.adapters.opentom import PAPER_SYSTEM, paper_prompt
 from beliefgraph.adapters.opentom import read_paper_reply as read_opentom
 from beliefgraph.api import using_parser
 from beliefgraph.errors import ConfigurationError
-from beliefgraph.parsers import RulesParser
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMET = ROOT / "tests" / "fixtures" / "commet" / "storyturns.json"
@@ -50,37 +49,6 @@ ROW = (
     "tea.;Ann believes the tea is hot.;Ann wants warm tea.;Ann will drink the tea.;A bird sings."
     ";Ann hears the bird.;Ann does not hear the bird.;auto;0"
 )
-
-
-@dataclass
-class _Usage:
-    calls: int = 0
-    cached: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
-class RecordingClient:
-    """Answers each request with ``answer(messages)``; records what it was sent."""
-
-    answer: Any
-    sent: list[tuple[Any, list[dict[str, str]], str | None]] = field(default_factory=list)
-    usage: _Usage = field(default_factory=_Usage)
-
-    def extract(self, response_model: Any, messages: Any, *, prompt: str | None = None) -> Any:
-        self.sent.append((response_model, list(messages), prompt))
-        self.usage.calls += 1
-        return self.answer(messages)
-
-
-class _ParserWithClient(RulesParser):
-    """A run parser that carries a client, as the LLM parser does."""
-
-    def __init__(self, client: RecordingClient) -> None:
-        super().__init__(strict=False)
-        self.client = client
 
 
 def _need(path: Path) -> None:
@@ -146,7 +114,7 @@ def test_bigtom_direct_scores_with_the_paired_metric() -> None:
         )
 
     client = RecordingClient(reply)
-    with using_parser(_ParserWithClient(client)):
+    with using_parser(ParserWithClient(client)):
         r = evaluate("bigtom", BIGTOM, direct=True, rows=2, cells=FORWARD)
     assert r.n == 8 and len(client.sent) == 8  # one request per condition item
     assert {p for _, _, p in client.sent} == {"bigtom.paper.chat0shot.v1"}
@@ -252,7 +220,7 @@ def test_opentom_direct_right_when_the_model_gives_the_gold() -> None:
         return item.answer.replace("|", " or ") + "."
 
     client = RecordingClient(reply)
-    with using_parser(_ParserWithClient(client)):
+    with using_parser(ParserWithClient(client)):
         r = evaluate("opentom", OPENTOM, direct=True, stories=1)
     assert r.n == 23 and len(client.sent) == 23
     wrong = [(x.gold, x.prediction) for x in r.results if not x.correct]
@@ -279,7 +247,7 @@ def test_commet_direct_is_a_conversation_with_the_models_replies() -> None:
         return "I do not know." if question.startswith("What does Mom think") else gold
 
     client = RecordingClient(reply)
-    with using_parser(_ParserWithClient(client)):
+    with using_parser(ParserWithClient(client)):
         r = evaluate("commet", COMMET, direct=True)
     assert r.n == 19 and len(client.sent) == 19  # one request per question turn
     leo = [m for _, m, _ in client.sent if "red race car" in m[0]["content"]]

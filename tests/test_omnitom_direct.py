@@ -8,12 +8,12 @@ writes them, so the figures are known.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import benchmarks_dir
+from llm_fixtures import ParserWithClient, RecordingClient
 
 from beliefgraph.adapters import evaluate
 from beliefgraph.adapters.omnitom import load_stories, make_direct_omnitom, score_stage2
@@ -26,41 +26,8 @@ from beliefgraph.adapters.omnitom.release import (
 )
 from beliefgraph.api import using_parser
 from beliefgraph.errors import ConfigurationError
-from beliefgraph.parsers import RulesParser
 
 DEV = benchmarks_dir() / "omnitom" / "gold_dev.jsonl"
-
-
-@dataclass
-class _Usage:
-    calls: int = 0
-    cached: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
-class RecordingClient:
-    """Answers each request with ``answer(messages)``; records what it was sent."""
-
-    answer: Any
-    sent: list[tuple[Any, list[dict[str, str]], str | None]] = field(default_factory=list)
-    usage: _Usage = field(default_factory=_Usage)
-
-    def extract(self, response_model: Any, messages: Any, *, prompt: str | None = None) -> Any:
-        self.sent.append((response_model, list(messages), prompt))
-        self.usage.calls += 1
-        self.usage.prompt_tokens += 10
-        return self.answer(messages)
-
-
-class _ParserWithClient(RulesParser):
-    """A run parser that carries a client, as the LLM parser does."""
-
-    def __init__(self, client: RecordingClient) -> None:
-        super().__init__(strict=False)
-        self.client = client
 
 
 @pytest.fixture
@@ -99,7 +66,7 @@ def test_stage2_direct_sends_the_release_prompt_and_scores_with_the_paper_metric
     stories: dict[int, Any], spoil: bool
 ) -> None:
     client = RecordingClient(lambda m: _label_reply(_story_of(m, stories), spoil))
-    with using_parser(_ParserWithClient(client)):
+    with using_parser(ParserWithClient(client)):
         result = evaluate("omnitom", DEV, stage=2, direct=True)
     assert len(client.sent) == len(stories)  # one request per story
     for (model, messages, prompt), story in zip(client.sent, stories.values(), strict=True):
@@ -151,7 +118,7 @@ def _extract_reply(story: Any) -> str:
 
 def test_stage1_direct_with_the_token_matcher(stories: dict[int, Any]) -> None:
     client = RecordingClient(lambda m: _extract_reply(_story_of(m, stories)))
-    with using_parser(_ParserWithClient(client)):
+    with using_parser(ParserWithClient(client)):
         result = evaluate("omnitom", DEV, stage=1, direct=True)
     model, messages, prompt = client.sent[0]
     first = next(iter(stories.values()))
