@@ -103,7 +103,7 @@ def split(sentence: str) -> tuple[Clause, ...]:
     current: list[Chunk] = []
     for c in chunks[:end]:
         if c.sym in _BOUNDARIES:
-            if all(x.sym in SKIPPED or x.sym in _LEADING for x in current):
+            if all(x.sym in SKIPPED or x.sym in _LEADING or x.sym == ADV for x in current):
                 # "Later, Sally woke up": an adverb alone opens the next clause.
                 continue
             _close(sentence, current, clauses, None)

@@ -204,23 +204,78 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
     )
     # Perfect and progressive aspect ("he had moved", "was playing") read as the verb; after
     # a thing, "be" is a passive, a state ("the valve is closed").
-    thing = bool(chunks) and chunks[0].sym in (NP, NPS, IT)
+    # So is "be" right after any thing: "believes the valve is closed" is the valve's state.
     chunks = [
         c
         for i, c in enumerate(chunks)
         if not (
             c.sym in ("have", "be")
-            and not (thing and c.sym == "be")
+            and not (c.sym == "be" and i and chunks[i - 1].sym in (NP, NPS, IT))
             and i + 1 < len(chunks)
-            and chunks[i + 1].sym in FRAME_VERBS
+            and (
+                chunks[i + 1].sym in FRAME_VERBS
+                # "had tied the boat", "has prepared the dough": the perfect of any verb
+                or (
+                    c.sym == "have"
+                    and i
+                    and chunks[i - 1].sym in _SUBJECTS
+                    and chunks[i + 1].sym in _any_verb()
+                )
+            )
             and chunks[i + 1].sym not in ("have", "be")
         )
     ]
+    chunks = _drop_relatives(chunks)
     read = _read_parts(chunks, sentence)
     if read is None and any(c.sym in _MANNER for c in chunks):
         # "Anne secretly moves the marble": manner adverbs only matter in tellings.
         read = _read_parts([c for c in chunks if c.sym not in _MANNER], sentence)
     return read
+
+
+_PARTICLE_WORDS = frozenset({"up", "out", "down", "off", "away", "back", "over"})
+_RELATIVE_PREPOSITIONS = frozenset({"from", "in", "on", "at", "for", "with", "to"})
+
+
+def _drop_relatives(chunks: list[Chunk]) -> list[Chunk]:
+    """Drop a relative clause without "that" after a noun phrase: "the canvas she found is
+    smooth", "the block of marble he has chosen is solid", "the bag she took from the pantry
+    is filled": a pronoun or name, a verb (with its aspect, particle and one prepositional
+    phrase), then the clause's own verb. The relative says which thing, not what happens.
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers.rules.chunks import split
+    >>> [c.sym for c in _drop_relatives(list(split("the seashell he found is intact")[0].chunks))]
+    ['<np>', 'be', 'intact']
+    """
+    out: list[Chunk] = []
+    i = 0
+    while i < len(chunks):
+        out.append(chunks[i])
+        if (
+            chunks[i].sym in (NP, NPS)
+            and i + 2 < len(chunks)
+            and chunks[i + 1].sym in (HE, THEY, NAME)
+        ):
+            j = i + 2
+            while j < len(chunks) and chunks[j].sym in ("have", "be"):
+                j += 1
+            if j < len(chunks) and (chunks[j].sym in _any_verb() or chunks[j].sym in FRAME_VERBS):
+                j += 1
+                if j < len(chunks) and chunks[j].sym in _PARTICLE_WORDS:
+                    j += 1
+                if (
+                    j + 1 < len(chunks)
+                    and chunks[j].sym in _RELATIVE_PREPOSITIONS
+                    and chunks[j + 1].sym in (NP, NPS)
+                ):
+                    j += 2
+                if j < len(chunks) and (_verb_like(chunks[j]) or chunks[j].sym in FRAME_VERBS):
+                    i = j
+                    continue
+        i += 1
+    return out
 
 
 def read_clauses(
@@ -316,6 +371,11 @@ def read_clauses(
             elif subject is not None:
                 filled = [subject, be, *chunks]
             inserted = k - 1 if inserted is None and not lone else inserted
+        elif verbless and first.sym in _CIRCUMSTANCE and inserted is None and not antecedent:
+            # "During the night, ...", "Just before the concert, ...": when, not what.
+            out.append(())
+            body.append(chunks)
+            continue
         elif verbless and first.sym in _PREPOSITIONS and inserted is not None:
             # "..., a spicy curry, for the customers": the clause before the insert goes on.
             whole = [*body[inserted], *chunks]
@@ -325,6 +385,12 @@ def read_clauses(
                 out.append(())
                 body.append(chunks)
                 continue
+        if verbless and k and first.sym in _DESCRIPTIVE:
+            # "..., with vibrant colors", "..., for her customers": how or for whom the
+            # clause before happens, no event of its own.
+            out.append(())
+            body.append(chunks)
+            continue
         try:
             read = read_clause(filled, sentence)
         except ClauseTooLongError as err:
@@ -349,6 +415,10 @@ def read_clauses(
 _PREPOSITIONS = frozenset(
     {"for", "with", "in", "on", "at", "to", "from", "near", "by", "of", "about", "during"}
 )
+# Words opening a verbless fragment after a clause that only describes it.
+_DESCRIPTIVE = frozenset({"with", "for", "during", "without"})
+# Words opening a verbless clause that only says when or in what circumstance.
+_CIRCUMSTANCE = frozenset({"during", "before", "after", "in", "on", "at", "throughout", "within"})
 
 
 def _named_as(name: Chunk, pronoun: Chunk) -> Chunk:
@@ -392,7 +462,9 @@ def _read_parts(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | No
     # rest first, then the shortest first clause); the reading from each cut is memoised
     # and a frame spans at most _WINDOW clauses, so the work is linear in the clauses.
     cuts = []
-    if chunks[0].sym in _SUBJECTS:
+    # A thing acts in coordinated clauses too: "a gust of wind knocks the vase over and
+    # causes it to crack", "..., washing away nutrients and leaving the soil less fertile".
+    if chunks[0].sym in _SUBJECTS or chunks[0].sym in (NP, NPS):
         cuts = [
             i
             for i in range(2, len(chunks) - 1)
@@ -478,7 +550,9 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
         # A purpose clause ("went upstairs to take a shower") says why, not what happens.
         # Only after an event the solver tracks (a move, a going): a fact kept verbatim
         # keeps its "to ..." ("Delia proceeds to collect the data").
-        if chunks[i].sym in ("to", "for") and chunks[i + 1].sym not in _NOUNS:
+        if chunks[i].sym in ("to", "for") and (
+            chunks[i + 1].sym not in _NOUNS or _bare_verb(chunks[i + 1])
+        ):
             left = _match(chunks[:i], sentence)
             if left is not None and all(t.kind != "narrate" for t in left):
                 return left
@@ -486,9 +560,11 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
 
 
 def _time_words(m: Mention) -> bool:
-    # By the words as written too: the lookup lemmatizer reads "evening" as "even".
+    # By the words as written too: the lookup lemmatizer reads "evening" as "even". A noun
+    # of time after an adjective is one too: "on a sunny day", "one cold morning".
     return any(
         all(w in TIME_NOUNS or w in _TIME_WORDS for w in words)
+        or (len(words) <= 3 and words[-1] in TIME_NOUNS and words[0] in DETERMINERS)
         for words in (m.key.split(), m.text.lower().split())
     )
 
@@ -692,7 +768,9 @@ def _nothing(s: Slots, _: str) -> tuple[Template, ...]:
     return ()
 
 
-def _located(s: Slots, _: str) -> tuple[Template, ...]:
+def _located(s: Slots, _: str) -> tuple[Template, ...] | None:
+    if s["place"].sym == NP and s["place"].items[0].key.rsplit(" ", 1)[-1] in _STATE_NOUNS:
+        return None  # "in perfect condition": a state (``_state``), not a place
     place = _one(s["place"])
     negated = "neg" in s
     return tuple(
@@ -857,7 +935,8 @@ def _take(s: Slots, _: str) -> tuple[Template, ...]:
     # "Nina dug up the coin", "Tom took the keys": the object is in hand, at no place a
     # container names; what happens to it next is another clause.
     who = _who(s["subj"])
-    if _one(s["obj"]).key in ("shower", "nap", "bath"):  # "takes a nap": away
+    if _one(s["obj"]).key.rsplit(" ", 1)[-1] in ("shower", "nap", "bath", "break", "rest"):
+        # "takes a nap", "takes a short break": away
         return (Template("exit", who, place="absent"),)
     return (Template("narrate", prop=PropTemplate("Action/Event", who, "take", _one(s["obj"]))),)
 
@@ -908,7 +987,12 @@ def _moves_inside(chunks: Sequence[Chunk]) -> bool:
     for i, c in enumerate(chunks):
         if c.sym not in _MOVING:
             continue
+        # "the vegetables are picked", "causes the slab to move": a thing moved with no
+        # place named is no move the solver can track.
         passive = i and chunks[i - 1].sym == "be"
+        passive = passive or (
+            i >= 2 and chunks[i - 1].sym == "to" and chunks[i - 2].sym in (NP, NPS, IT, THEY)
+        )
         placed = any(
             x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto") for x in chunks[i + 1 :]
         )
@@ -1029,7 +1113,7 @@ def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
         (
             i
             for i, (c, n) in enumerate(itertools.pairwise(chunks))
-            if c.sym == "to" and _verb_like(n)
+            if c.sym == "to" and (_verb_like(n) or _bare_verb(n))
         ),
         len(chunks),
     )
@@ -1041,6 +1125,14 @@ def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
         )
         for i, (c, n) in enumerate(itertools.pairwise(chunks))
     )
+
+
+def _bare_verb(c: Chunk) -> bool:
+    """A one-word noun phrase that is a verb's base form ("to crack", "to wilt"): the
+    chunker cannot tell it from a noun after "to"."""
+    if c.sym != NP or " " in c.items[0].key:
+        return False
+    return c.items[0].key in _any_verb() and c.items[0].text == c.items[0].key
 
 
 def _subject_mention(chunks: Sequence[Chunk], sentence: str) -> Mention:
@@ -1101,11 +1193,62 @@ def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     return (Template("narrate", prop=prop),)
 
 
+def _comes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "A group of tourists arrives at the site", "the power goes out", "a bird flies away":
+    # a thing no frame tracks comes or goes; no object of the story changes place.
+    rest = s.get("rest", ())
+    if not _plain(rest):
+        return None
+    subject = _subject_mention(_subject_chunks(s), sentence)
+    value = _text(rest, sentence) if rest else None
+    prop = PropTemplate("Action/Event", subject, s["verb"].sym, value)
+    return (Template("narrate", prop=prop),)
+
+
+_STATE_NOUNS = frozenset(
+    {"condition", "shape", "state", "bloom", "order", "tune", "temperature", "place",
+     "danger", "trouble", "disrepair", "repair", "ruin", "ruins", "pieces", "flames", "season",
+     "stock", "use", "harmony", "balance", "health", "form", "mood", "working"}
+)  # fmt: skip
+"""Head nouns of a prepositional phrase that says what state a thing is in, not where it
+is: "in perfect condition", "in full bloom", "at the right temperature", "out of tune"."""
+
+
+def _state_phrase(chunks: Sequence[Chunk]) -> bool:
+    """Whether ``chunks`` open with "in|at|out of <a state noun>"."""
+    k = 2 if len(chunks) > 2 and chunks[0].sym == "out" and chunks[1].sym == "of" else 1
+    return (
+        len(chunks) > k
+        and chunks[0].sym in ("in", "at", "out")
+        and chunks[k].sym == NP
+        and chunks[k].items[0].key.rsplit(" ", 1)[-1] in _STATE_NOUNS
+    )
+
+
+def _left_as(s: Slots, sentence: str) -> tuple[Template, ...] | None:
+    # "..., leaving the pot empty", "leaving it in a state of disrepair": what an event
+    # leaves a thing as is that thing's state; "left her keys in the bowl" is a placing,
+    # read by the frames of moves.
+    rest = s["rest"]
+    first = rest[0]
+    if first.sym in _SUBJECTS or first.sym in ("to", "for", "with", "behind", "by"):
+        return None
+    if first.sym in _PLACE_PREPOSITIONS and not _state_phrase(rest):
+        return None
+    if not _plain(rest, state=True):
+        return None
+    thing = _one(s["obj"])
+    prop = PropTemplate("Contents/Physical State", thing, "be", _text(rest, sentence))
+    return (Template("narrate", prop=prop),)
+
+
 def _state(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "The sky is cloudy", "The coral appears vibrant": the state of a thing. A place after
     # the verb ("is in the box by the door") is a location no frame read: left unread.
     rest = s["rest"]
-    if rest[0].sym in _PLACE_PREPOSITIONS or not _plain(rest, state=True):
+    if (rest[0].sym in _PLACE_PREPOSITIONS and not _state_phrase(rest)) or not _plain(
+        rest, state=True
+    ):
         return None
     subject = _subject_mention(_subject_chunks(s), sentence)
     verb = s["verb"].sym
@@ -1158,6 +1301,10 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ go|fall to sleep|bed",
             f"SUBJ {_GO} upstairs|downstairs|inside|outside|home|indoors|outdoors|off|away",
             "SUBJ leave home|school|work|upstairs|downstairs|outside",
+            # "when Kavi is away", "while Kofi is not looking", "Uma steps away"
+            "SUBJ be away|gone|absent|elsewhere (from|at|in|for NP:_)",
+            "(while) SUBJ be not look|watch|pay (attention) (REST)",
+            "SUBJ step|walk|wander away|aside|out (for|from NP:_) (to VERB REST)",
         ],
     ),
     (
@@ -1243,6 +1390,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_label, ["NP:tag on NP:box be NPS:value"]),
+    (_left_as, ["SUBJ|NPS leave NPT:obj REST"]),
     (
         _cannot_see,
         [
@@ -1321,6 +1469,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             f"NP:subj {_OF} NPS|WHO:of VERB:verb (in|out|off|up|down|back|away) into|onto|inside"
             " NP:place (REST)",
             "NPS:subj VERB:verb NPT:obj (in|out|off|up|down|back|away) into|onto NP:place (REST)",
+            "NPS:subj enter:verb NP:place (REST)",
+            f"NP:subj {_OF} NPS|WHO:of enter:verb NP:place (REST)",
         ],
     ),
     (
@@ -1331,4 +1481,13 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_state, ["NP:subj have:verb REST"]),
+    (
+        _comes,
+        [
+            "NPS:subj come|go|arrive|return|appear|pass|run|fly|walk|leave:verb"
+            " (in|out|away|back|by|along|off|over|past|overhead|around|through) (REST)",
+            f"NP:subj {_OF} NPS|WHO:of come|go|arrive|return|appear|pass|run|fly|walk|leave:verb"
+            " (in|out|away|back|by|along|off|over|past|overhead|around|through) (REST)",
+        ],
+    ),
 ]

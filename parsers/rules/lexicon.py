@@ -118,13 +118,14 @@ ABSENT = _words(
 SKIPPED = _words(
     "then now later also soon again finally next meanwhile afterwards immediately quickly "
     "suddenly still just already carefully slowly happily sadly eventually both however "
-    "unfortunately fortunately luckily"
+    "unfortunately fortunately luckily overnight earlier unexpectedly"
 )
 
 _PREPOSITIONS = _words(
     "in into inside to on onto at out of from for with around round about back by off "
     "through towards toward under behind near over up down away outside underneath beneath "
-    "beside between upstairs downstairs indoors outdoors home upon"
+    "beside between upstairs downstairs indoors outdoors home upon during along across past "
+    "toward throughout within without amid"
 )
 _CONJUNCTIONS = _words(
     "and or but so because while when after before once that what where which who whom "
