@@ -151,6 +151,10 @@ class _Replay:
         self.emptied: dict[str, list[str]] = {}  # this step: obj -> containers it left
         self.unperceived = _unperceived(story)
         self.actors = frozenset(story.actors)
+        self.room_names = frozenset(
+            {x.name for x in story.entities if x.kind == "room"}
+            | {e.room for e in story.events if e.room}
+        )
         self.observing = False  # the event being replayed only looks (observe, label)
 
     def run(self) -> Timeline:
@@ -213,10 +217,16 @@ class _Replay:
         var = prop.variable
         return [v for v, p in self.props.items() if v != var and p.key == key]
 
-    def _place(self, obj: str, container: str, changed: set[Variable]) -> Proposition:
-        """Put ``obj`` in ``container``; keep contents in step where the story tracks them."""
+    def _place(
+        self, obj: str, container: str, changed: set[Variable], how: Proposition | None = None
+    ) -> Proposition:
+        """Put ``obj`` in ``container`` (worded as ``how`` places it: "under the tree");
+        keep contents in step where the story tracks them."""
         old = self.world.get((obj, "in"))
-        loc = Proposition(content_type="Location", subject=obj, relation="in", value=container)
+        where = how.preposition if how is not None and how.relation == "in" else None
+        loc = Proposition(
+            content_type="Location", subject=obj, relation="in", value=container, preposition=where
+        )
         self._set(loc, changed)
         # Contents are their own variable only in stories that talk about them (labels,
         # "what is inside"); elsewhere they would repeat every location as a second fact.
@@ -381,7 +391,8 @@ class _Replay:
     def _move(self, e: Event, room: str | None, changed: set[Variable], reveals: list[Reveal]):
         if e.obj and e.destination:
             self._room_of_container(e.destination, room)
-            reveals.append(self._reveal(self._place(e.obj, e.destination, changed)))
+            placed = self._place(e.obj, e.destination, changed, e.proposition)
+            reveals.append(self._reveal(placed))
             if e.agent:
                 reveals.append(self._action(_did(e.agent, "move", e.obj, e.destination), changed))
 
@@ -425,7 +436,7 @@ class _Replay:
         if p is not None:
             if p.relation == "in" and p.value and not p.negated:
                 self._room_of_container(p.value, room)
-                reveals.append(self._reveal(self._place(p.subject, p.value, changed)))
+                reveals.append(self._reveal(self._place(p.subject, p.value, changed, p)))
             elif p.relation == "contains" and p.value and not p.negated:
                 self._room_of_container(p.subject, room)
                 self._set(p, changed)
@@ -481,8 +492,16 @@ class _Replay:
             if p.relation == "in" and p.value and not p.negated:
                 anchor = self.anchors.get(p.value) or self.anchors.get(p.subject)
                 room = self._room_of_container(p.value, anchor or self.scene)
-                perceivers = self._present(room)
-                reveals.append(self._reveal(self._place(p.subject, p.value, changed)))
+                # "There is a cup in the box": inside a closed container (or under a thing)
+                # nobody sees it; on a shelf, or in an open box or a room, those there do.
+                hidden = (
+                    not self.model.open_containers
+                    and p.preposition in (None, "under")
+                    and p.value not in self.open
+                    and p.value not in self.room_names
+                )
+                perceivers = set() if hidden else self._present(room)
+                reveals.append(self._reveal(self._place(p.subject, p.value, changed, p)))
             elif p.relation == "contains":
                 anchor = self.anchors.get(p.subject)
                 room = self._room_of_container(p.subject, anchor or self.scene)

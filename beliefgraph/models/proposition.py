@@ -43,6 +43,9 @@ class Proposition(BeliefModel):
     """A second complement: the destination of a move ("to the box")."""
     negated: bool = False
     """True for "there is no hat in the box"."""
+    preposition: str | None = None
+    """For a location: how the thing is placed when it is not "in" ("on", "under",
+    "behind"). Only the wording: the place is ``value`` either way."""
     holder: str | None = None
     """For Epistemic content: the actor whose mental state this is about."""
     about: Proposition | None = None
@@ -106,7 +109,8 @@ class Proposition(BeliefModel):
         subject = _the(self.subject)
         if self.relation == "in":
             neg = " not" if self.negated else ""
-            return f"{subject} is{neg} in {_the(self.value or '?')}"
+            where = self.preposition or "in"
+            return f"{subject} is{neg} {where} {_the(self.value or '?')}"
         if self.relation == "contains":
             neg = " does not contain" if self.negated else " contains"
             return f"{subject}{neg} {_the(self.value or '?')}"

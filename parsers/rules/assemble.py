@@ -265,6 +265,7 @@ class _Story:
             relation=p.relation,
             value=value,
             negated=p.negated,
+            preposition=p.preposition,
         )
 
     def _value(self, p: PropTemplate, m: Mention) -> str | None:

@@ -204,10 +204,11 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     subject = False  # ... and a word that may be its subject
     prev = ""  # the previous word, adverbs of the closed list skipped ("has just finished")
     before = ""  # the word before that
+    adverbs = word_classes()[3]
     for i, tok in enumerate(toks):
         low = tok.lower
-        if low in SKIPPED:
-            continue
+        if low in SKIPPED or (low.endswith("ly") and low in adverbs and low not in CLOSED):
+            continue  # "..., severely weakening": the adverb is not the word before
         before, prev, last = prev, low, (prev, before)
         if low in _CLAUSE_OPENERS:
             # "... and listens": the same subject; "which settles": the relative's subject

@@ -156,7 +156,7 @@ _TAKE = "take|remove|get|pull|grab|pick|dig|fetch"
 _SAY = "say|claim|announce|declare|shout|explain|mention|lie|reply|answer|yell|admit|write"
 _TELL = "tell|inform|assure|warn|remind|whisper|text|message|email|call"
 _PRIVATE = frozenset({"whisper", "text", "message", "email", "call"})
-_CONSUME = "eat|drink|break|spill|finish|destroy|burn|crush|smash|lose|use"
+_CONSUME = "eat|drink|break|spill|finish|destroy|burn|crush|smash|lose|use|drop"
 # ABSENT as lemmas ("sleeping" reads as "sleep").
 _ABSENT = "|".join(sorted(ABSENT | {"sleep", "nap", "distract", "shower", "bathe", "busy"}))
 _MOVING = frozenset(
@@ -202,6 +202,7 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             and not (c.sym in DETERMINERS and i + 1 < len(chunks) and chunks[i + 1].sym == NP)
         ]
     )
+    chunks = _drop_relatives(chunks)
     # Perfect and progressive aspect ("he had moved", "was playing") read as the verb; after
     # a thing, "be" is a passive, a state ("the valve is closed").
     # So is "be" right after any thing: "believes the valve is closed" is the valve's state.
@@ -225,7 +226,6 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             and chunks[i + 1].sym not in ("have", "be")
         )
     ]
-    chunks = _drop_relatives(chunks)
     read = _read_parts(chunks, sentence)
     if read is None and any(c.sym in _MANNER for c in chunks):
         # "Anne secretly moves the marble": manner adverbs only matter in tellings.
@@ -385,7 +385,7 @@ def read_clauses(
                 out.append(())
                 body.append(chunks)
                 continue
-        if verbless and k and first.sym in _DESCRIPTIVE:
+        if k and first.sym in _DESCRIPTIVE and (verbless or first.sym == "with"):
             # "..., with vibrant colors", "..., for her customers": how or for whom the
             # clause before happens, no event of its own.
             out.append(())
@@ -418,7 +418,9 @@ _PREPOSITIONS = frozenset(
 # Words opening a verbless fragment after a clause that only describes it.
 _DESCRIPTIVE = frozenset({"with", "for", "during", "without"})
 # Words opening a verbless clause that only says when or in what circumstance.
-_CIRCUMSTANCE = frozenset({"during", "before", "after", "in", "on", "at", "throughout", "within"})
+_CIRCUMSTANCE = frozenset(
+    {"during", "before", "after", "in", "on", "at", "throughout", "within", "out"}
+)
 
 
 def _named_as(name: Chunk, pronoun: Chunk) -> Chunk:
@@ -554,7 +556,10 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
             chunks[i + 1].sym not in _NOUNS or _bare_verb(chunks[i + 1])
         ):
             left = _match(chunks[:i], sentence)
-            if left is not None and all(t.kind != "narrate" for t in left):
+            if left is not None and all(
+                t.kind != "narrate" or (t.prop is not None and t.prop.relation == "take")
+                for t in left
+            ):
                 return left
     return None
 
@@ -564,7 +569,7 @@ def _time_words(m: Mention) -> bool:
     # of time after an adjective is one too: "on a sunny day", "one cold morning".
     return any(
         all(w in TIME_NOUNS or w in _TIME_WORDS for w in words)
-        or (len(words) <= 3 and words[-1] in TIME_NOUNS and words[0] in DETERMINERS)
+        or (len(words) <= 2 and words[-1] in TIME_NOUNS)
         for words in (m.key.split(), m.text.lower().split())
     )
 
@@ -581,6 +586,9 @@ def _trim_time(c: Chunk) -> Chunk:
         k -= 1
     if k == len(words) or words[-1].lower() not in TIME_NOUNS or k < 1:
         return c
+    _, nouns, adjectives, _ = word_classes()
+    if words[k - 1].lower() in adjectives and words[k - 1].lower() not in nouns:
+        return c  # "a sunny day": the adjective is the time noun's, no noun phrase before it
     text = " ".join(words[:k])
     table = get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_lookup")
     head = words[k - 1].lower()
@@ -732,8 +740,19 @@ def _text(chunks: Sequence[Chunk], sentence: str) -> str:
     return sentence[chunks[0].start : chunks[-1].end]
 
 
-def _loc(obj: Mention, place: Mention, negated: bool = False) -> PropTemplate:
-    return PropTemplate("Location", obj, "in", place, negated)
+def _loc(
+    obj: Mention, place: Mention, negated: bool = False, prep: Chunk | None = None
+) -> PropTemplate:
+    where = _PREPOSITION_WORDS.get(prep.sym, prep.sym) if prep is not None else None
+    return PropTemplate("Location", obj, "in", place, negated, preposition=where)
+
+
+# How a placing preposition is worded in a location: "into the box" is "in the box",
+# "beneath the mat" "under the mat".
+_PREPOSITION_WORDS: dict[str, str | None] = {
+    "in": None, "into": None, "inside": None, "to": None, "onto": "on",
+    "underneath": "under", "beneath": "under",
+}  # fmt: skip
 
 
 def _contains(box: Mention, thing: Mention, negated: bool = False) -> PropTemplate:
@@ -775,7 +794,10 @@ def _located(s: Slots, _: str) -> tuple[Template, ...] | None:
     negated = "neg" in s
     return tuple(
         Template(
-            "narrate", obj=m, destination=None if negated else place, prop=_loc(m, place, negated)
+            "narrate",
+            obj=m,
+            destination=None if negated else place,
+            prop=_loc(m, place, negated, s.get("prep")),
         )
         for m in s["obj"].items
     )
@@ -790,11 +812,8 @@ def _move(s: Slots, _: str) -> tuple[Template, ...] | None:
     dest = _one(s["dest"])
     origin = _one(s["origin"]) if "origin" in s else None
     obj = _one(s["obj"])
-    return (
-        Template(
-            "move", _who(s["subj"]), obj=obj, origin=origin, destination=dest, prop=_loc(obj, dest)
-        ),
-    )
+    prop = _loc(obj, dest, prep=s.get("prep"))
+    return (Template("move", _who(s["subj"]), obj=obj, origin=origin, destination=dest, prop=prop),)
 
 
 def _put_back(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -941,6 +960,14 @@ def _take(s: Slots, _: str) -> tuple[Template, ...]:
     return (Template("narrate", prop=PropTemplate("Action/Event", who, "take", _one(s["obj"]))),)
 
 
+def _replace(s: Slots, sentence: str) -> tuple[Template, ...]:
+    # "a child replaces the ripe watermelon with an underripe one": an act on the thing,
+    # narrated; no place is named, so no location changes.
+    value = _text([s["obj"], s["new"]], sentence)
+    prop = PropTemplate("Action/Event", _who(s["subj"]), "replace", value)
+    return (Template("narrate", prop=prop),)
+
+
 def _consume(s: Slots, _: str) -> tuple[Template, ...]:
     who, verb = _who(s["subj"]), s["verb"].sym
     return tuple(
@@ -985,8 +1012,8 @@ def _moves_inside(chunks: Sequence[Chunk]) -> bool:
     # no frame reads it, it stays unread rather than losing a change of place. A passive
     # with no place after it ("the vegetables are freshly picked") is a state.
     for i, c in enumerate(chunks):
-        if c.sym not in _MOVING:
-            continue
+        if c.sym not in _MOVING or (i and chunks[i - 1].sym in ("by", "of", "with")):
+            continue  # "obstructed by leaves": a noun
         # "the vegetables are picked", "causes the slab to move": a thing moved with no
         # place named is no move the solver can track.
         passive = i and chunks[i - 1].sym == "be"
@@ -1029,8 +1056,17 @@ def _perceives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
 
 
 def _want(s: Slots, sentence: str) -> tuple[Template, ...]:
-    prop = PropTemplate("Desire/Intention", _who(s["subj"]), "want", _text(s["rest"], sentence))
+    # "wants to ..." is a desire; "decides / plans / tries / intends to ..." an intention,
+    # kept as said ("decides to" is not "wants to"). The value keeps its "to": a verb
+    # phrase, rendered "wants to irrigate his crops", never "wants the irrigate ...".
+    verb = s["verb"].sym
+    relation = verb if verb in _INTENDING else "want"
+    value = _text([s["to"], *s["rest"]], sentence)
+    prop = PropTemplate("Desire/Intention", _who(s["subj"]), relation, value)
     return (Template("narrate", prop=prop),)
+
+
+_INTENDING = frozenset({"decide", "plan", "try", "intend", "choose", "prepare", "attempt"})
 
 
 # -- any verb: what a clause says someone or something did, or what state a thing is in ----
@@ -1229,7 +1265,9 @@ def _left_as(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "..., leaving the pot empty", "leaving it in a state of disrepair": what an event
     # leaves a thing as is that thing's state; "left her keys in the bowl" is a placing,
     # read by the frames of moves.
-    rest = s["rest"]
+    rest = s.get("rest", ())
+    if not rest:
+        return _left_as_one(s, sentence)
     first = rest[0]
     if first.sym in _SUBJECTS or first.sym in ("to", "for", "with", "behind", "by"):
         return None
@@ -1242,12 +1280,30 @@ def _left_as(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     return (Template("narrate", prop=prop),)
 
 
+def _left_as_one(s: Slots, _: str) -> tuple[Template, ...] | None:
+    # "leaving the road flooded": the chunker read "road flooded" as one noun phrase; an
+    # adjective or participle ending it is the state.
+    if s["obj"].sym != NP:
+        return None
+    m = s["obj"].items[0]
+    words = m.text.split()
+    _, nouns, adjectives, _ = word_classes()
+    last = words[-1].lower()
+    if len(words) < 2 or last in nouns or not (last in adjectives or last.endswith("ed")):
+        return None
+    head = " ".join(words[:-1])
+    thing = Mention(head, " ".join(m.key.split()[:-1]) or head.lower())
+    prop = PropTemplate("Contents/Physical State", thing, "be", words[-1])
+    return (Template("narrate", prop=prop),)
+
+
 def _state(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "The sky is cloudy", "The coral appears vibrant": the state of a thing. A place after
     # the verb ("is in the box by the door") is a location no frame read: left unread.
     rest = s["rest"]
+    # With its verb, so that "is locked" reads as the passive it is, not a placing.
     if (rest[0].sym in _PLACE_PREPOSITIONS and not _state_phrase(rest)) or not _plain(
-        rest, state=True
+        [s["verb"], *rest], state=True
     ):
         return None
     subject = _subject_mention(_subject_chunks(s), sentence)
@@ -1304,7 +1360,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             # "when Kavi is away", "while Kofi is not looking", "Uma steps away"
             "SUBJ be away|gone|absent|elsewhere (from|at|in|for NP:_)",
             "(while) SUBJ be not look|watch|pay (attention) (REST)",
-            "SUBJ step|walk|wander away|aside|out (for|from NP:_) (to VERB REST)",
+            "(while) SUBJ step|walk|wander away|aside|out (for|from NP:_) (to VERB REST)",
         ],
     ),
     (
@@ -1342,6 +1398,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             f"SUBJ (be) {_STROLL} (out|about) around|round (in|on|at) NP:room",
             f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through NP:room",
             "SUBJ be in|inside|at|on NP:room (with NPS:things)",
+            "SUBJ be in|inside|at|on NP:room in search of NPS:_",
         ],
     ),
     (
@@ -1359,38 +1416,38 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (
         _located,
         [
-            f"NPS:obj be (not:neg) {_AT} NP:place (in|at|on NP:_)",
-            f"NPS:obj be (not:neg) {_PUT} {_AT} NP:place (in|at|on NP:_)",
-            "there be NPS:obj in|inside|on NP:place",
+            f"NPS:obj be (not:neg) {_AT}:prep NP:place (in|at|on NP:_)",
+            f"NPS:obj be (not:neg) {_PUT} {_AT}:prep NP:place (in|at|on NP:_)",
+            "there be NPS:obj in|inside|on:prep NP:place",
         ],
     ),
     (_absent, ["there be no NPS:obj in|inside NP:place"]),
-    (_put_back, [f"SUBJ put|place NP:obj back {_INTO} NP:dest"]),
+    (_put_back, [f"SUBJ put|place NP:obj back {_INTO}:prep NP:dest"]),
     (
         _move,
         [
-            f"SUBJ {_PUT}|hang NPT:obj (back) (next|close) {_INTO} NP:dest (from NP:origin)"
+            f"SUBJ {_PUT}|hang NPT:obj (back) (next|close) {_INTO}:prep NP:dest (from NP:origin)"
             f" ({_NEAR} (to) NP:_)",
-            f"SUBJ {_PUT}|swap NPT:obj from|out (of) NP:origin (back) (next|close) {_INTO}"
+            f"SUBJ {_PUT}|swap NPT:obj from|out (of) NP:origin (back) (next|close) {_INTO}:prep"
             f" NP:dest ({_NEAR} (to) NP:_)",
             f"SUBJ {_TAKE} NP:obj (up|out) (from|out|off (of) NP:origin) and {_PUT}|hang NPT:_"
-            f" (back) (next|close) {_INTO} NP:dest ({_NEAR} (to) NP:_)",
+            f" (back) (next|close) {_INTO}:prep NP:dest ({_NEAR} (to) NP:_)",
             f"SUBJ {_TAKE} (up|out) NP:obj (from|out|off (of) NP:origin) and {_PUT}|hang NPT:_"
-            f" (back) (next|close) {_INTO} NP:dest ({_NEAR} (to) NP:_)",
+            f" (back) (next|close) {_INTO}:prep NP:dest ({_NEAR} (to) NP:_)",
         ],
     ),
     (
         _move,
         [
-            f"SUBJ {_PUT} NP:obj {_INTO} NP:dest",
-            f"SUBJ {_PUT} NP:obj from|out (of) NP:origin {_INTO} NP:dest",
+            f"SUBJ {_PUT} NP:obj {_INTO}:prep NP:dest",
+            f"SUBJ {_PUT} NP:obj from|out (of) NP:origin {_INTO}:prep NP:dest",
             f"SUBJ take|remove|get|pull|grab NP:obj out|from (of) NP:origin and {_PUT} NP:_ (back)"
-            f" {_INTO} NP:dest",
-            f"SUBJ take|grab|pick (up) NP:obj (up) and {_PUT} NP:_ {_INTO} NP:dest",
+            f" {_INTO}:prep NP:dest",
+            f"SUBJ take|grab|pick (up) NP:obj (up) and {_PUT} NP:_ {_INTO}:prep NP:dest",
         ],
     ),
     (_label, ["NP:tag on NP:box be NPS:value"]),
-    (_left_as, ["SUBJ|NPS leave NPT:obj REST"]),
+    (_left_as, ["SUBJ|NPS leave NPT:obj REST", "SUBJ|NPS leave NP:obj"]),
     (
         _cannot_see,
         [
@@ -1429,7 +1486,13 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             f"SUBJ go|come to look|search for NP:obj ({_INTO} NP:_)",
         ],
     ),
-    (_take, [f"SUBJ {_TAKE} (up|out) NP:obj (up|out) ((from|out|off) (of) NP:_)"]),
+    (
+        _take,
+        [
+            f"SUBJ {_TAKE} (up|out) NP:obj (of NP:_) (up|out) ((from|out|off) (of) NP:_)",
+            f"while SUBJ {_TAKE} NP:obj (for NP:_)",
+        ],
+    ),
     (
         _consume,
         [
@@ -1437,11 +1500,12 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ throw:verb (away|out) NPS:value (away|out)",
         ],
     ),
+    (_replace, ["SUBJ replace|swap NP:obj with NP:new (that|which REST)"]),
     (_fact("Trait/Value"), ["SUBJ love|like|hate|dislike|enjoy:verb NPS:value"]),
     (_fact("Action/Event"), ["SUBJ lose:verb NPS:value"]),
     (_fact("Identity/Relation"), ["SUBJ have:verb NPS:value"]),
     (_has, ["SUBJ have NP:what REST"]),
-    (_want, ["SUBJ want|need|hope|plan|wish|decide|try|intend to REST"]),
+    (_want, ["SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt:verb to:to REST"]),
     (_identity, ["SUBJ be NP:what (REST)"]),
     (
         _perceives,

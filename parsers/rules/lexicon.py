@@ -104,7 +104,7 @@ TIME_NOUNS = _words(
     "morning afternoon evening night day week weekend month year moment minute minutes "
     "hour hours second seconds while lunch dinner breakfast supper lunchtime bedtime noon "
     "midnight today tonight tomorrow yesterday monday tuesday wednesday thursday friday "
-    "saturday sunday"
+    "saturday sunday vacation holiday"
 )
 
 # States in which an actor perceives nothing around them: "while Sally was asleep".

@@ -46,6 +46,8 @@ class PropTemplate:
     value: Mention | str | None = None
     negated: bool = False
     about: PropTemplate | None = None
+    preposition: str | None = None
+    """For a location: "on", "under", ... (None: "in")."""
     """For Epistemic content ("Aria believes that her flour is fresh"): what the subject,
     the holder, believes."""
 
