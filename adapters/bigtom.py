@@ -467,6 +467,24 @@ def _best_match(
     return best, rivals
 
 
+def _latest_match(
+    f: dict[str, str], agent: str, held: list[Any]
+) -> tuple[tuple[int, bool, Any] | None, list[tuple[int, bool, Any]]]:
+    """The agent's most recent belief that shares more content words with one option than
+    with the other, as (overlap, aware, belief); (None, []) when none does."""
+    names = _words(agent)
+    options = [
+        _words(_clause(f["belief_answer_aware" if aware else "belief_answer_not_aware"])) - names
+        for aware in (True, False)
+    ]
+    for b in sorted(held, key=lambda b: b.start, reverse=True):
+        said = _words(b.proposition.render()) - names
+        aware, unaware = (len(said & o) for o in options)
+        if aware != unaware:
+            return (max(aware, unaware), aware > unaware, b), []
+    return None, []
+
+
 def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     """Answer from the graph of the prose: which of the two belief answers the agent's own
     beliefs at the end of the story match (content words shared with a belief it holds),
@@ -483,8 +501,12 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
         for b in graph.beliefs(max_order=1, at=graph.end)
         if b.holders == (agent,) and not b.proposition.negated
     ]
-    states = [b for b in held if b.proposition.content_type in _STATES]
-    best, rivals = _best_match(f, agent, states)
+    # What the agent learned last about what the options describe decides: a noticed change
+    # ("notices the damaged corn plants") comes after the belief it replaces.
+    best, rivals = _latest_match(f, agent, held)
+    if best is None:
+        states = [b for b in held if b.proposition.content_type in _STATES]
+        best, rivals = _best_match(f, agent, states)
     if best is None or best[0] == 0 or rivals:
         best, rivals = _best_match(f, agent, held)
     breakdown = _breakdown(item)

@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from .base import BeliefModel
 from .labels import ContentType
@@ -43,9 +44,12 @@ class Proposition(BeliefModel):
     """A second complement: the destination of a move ("to the box")."""
     negated: bool = False
     """True for "there is no hat in the box"."""
-    preposition: str | None = None
+    preposition: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
     """For a location: how the thing is placed when it is not "in" ("on", "under",
-    "behind"). Only the wording: the place is ``value`` either way."""
+    "behind"). Only the wording: the place is ``value`` either way. Left out of the JSON
+    schema and of dumps, so that every schema embedding a proposition (the LLM clients'
+    cache keys) and every saved graph stays as it was; a graph read back from JSON words
+    its locations "in"."""
     holder: str | None = None
     """For Epistemic content: the actor whose mental state this is about."""
     about: Proposition | None = None

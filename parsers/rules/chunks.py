@@ -145,6 +145,8 @@ def _chunk_matcher() -> Matcher:
         "NP",
         [
             [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more],
+            # "a farmer's market", "the oven's temperature": a possessive inside
+            [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more, {"LOWER": "'s"}, word, more],
             [name, {**name, "OP": "*"}, {"LOWER": "'s"}, word, more],
             [bare],
         ],
@@ -275,7 +277,13 @@ class _Tok(NamedTuple):
 
 def _chunk(doc: Doc) -> list[Chunk]:
     strings = doc.vocab.strings
-    toks = [_Tok(t.lower_, t.lemma_.lower(), t.idx, len(t), t.is_punct, t.is_title) for t in doc]
+    # The lookup table reads "as" as the article "a"; here "as" opens a clause ("as she walks
+    # closer"). The shared table is left alone: the grounding's token matcher reads it too.
+    toks = [
+        _Tok(t.lower_, "as" if t.lower_ == "as" else t.lemma_.lower(), t.idx, len(t),
+             t.is_punct, t.is_title)
+        for t in doc
+    ]  # fmt: skip
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
     verbs = _verb_tokens(toks)

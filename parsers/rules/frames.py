@@ -167,7 +167,7 @@ _NEAR = "by|near|beside|next|at|on|in|under|behind"
 _BEFORE_MAIN = frozenset({"after", "when", "once", "as"})
 _SUBORDINATORS = frozenset({"before", "while", "until", "because", "so", *_BEFORE_MAIN})
 _NOT = "can|ca|could|do|doe|did|will|wo|would not"
-_OF = "of|in|on|at|from|near|with|inside|outside|by|to"
+_OF = "of|in|on|at|from|near|with|inside|outside|by|to|around|under|behind|beside|for"
 
 
 def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] | None:
@@ -219,7 +219,7 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
                 or (
                     c.sym == "have"
                     and i
-                    and chunks[i - 1].sym in _SUBJECTS
+                    and chunks[i - 1].sym in (*_SUBJECTS, NP, NPS, IT)
                     and chunks[i + 1].sym in _any_verb()
                 )
             )
@@ -328,6 +328,8 @@ def read_clauses(
     body: list[list[Chunk]] = []  # each clause as read
     for k, given in enumerate(clauses):
         chunks = list(given)
+        while len(chunks) > 1 and chunks[0].sym == ADV:
+            chunks = chunks[1:]  # "..., severely weakening the structure"
         if not chunks:
             out.append(read_clause(chunks, sentence))
             body.append(chunks)
@@ -354,12 +356,30 @@ def read_clauses(
             body.append(chunks)
             subject, lone = first, True
             continue
+        if (
+            first.sym in (NP, NPS)
+            and k + 1 < len(clauses)
+            and (len(chunks) == 1 or (len(chunks) == 3 and chunks[1].sym == "of"))
+            and _lone_subject_next(clauses[k + 1])
+        ):
+            # "A school of fish, rich in nutrients, swims by": the subject of what follows
+            out.append(())
+            body.append(chunks)
+            subject, lone, antecedent = first, True, chunks
+            continue
         if first.sym in ("which", "that") and len(chunks) > 2 and chunks[1].sym in _SUBJECTS:
             # "..., which he believes are ripe": he believes the tomatoes are ripe
             if antecedent and _verb_like(chunks[2]):
                 filled = [chunks[1], chunks[2], *antecedent, *chunks[3:]]
         elif first.sym in ("which", "who") and len(chunks) > 1 and antecedent:
             filled = [*antecedent, *chunks[1:]]
+        elif (
+            first.sym in _SUBORDINATORS
+            and len(chunks) > 1
+            and _ing(chunks[1], sentence)
+            and subject is not None
+        ):
+            filled = [first, subject, *chunks[1:]]  # "..., while tidying the pantry, ..."
         elif _verb_like(first) and subject is not None:
             filled = [subject, *chunks]
         elif verbless and first.sym in (NP, NPS, NAME) and (lone or antecedent):
@@ -371,7 +391,12 @@ def read_clauses(
             elif subject is not None:
                 filled = [subject, be, *chunks]
             inserted = k - 1 if inserted is None and not lone else inserted
-        elif verbless and first.sym in _CIRCUMSTANCE and inserted is None and not antecedent:
+        elif (
+            (verbless or first.sym == "during")
+            and first.sym in _CIRCUMSTANCE
+            and inserted is None
+            and not antecedent
+        ):
             # "During the night, ...", "Just before the concert, ...": when, not what.
             out.append(())
             body.append(chunks)
@@ -421,6 +446,19 @@ _DESCRIPTIVE = frozenset({"with", "for", "during", "without"})
 _CIRCUMSTANCE = frozenset(
     {"during", "before", "after", "in", "on", "at", "throughout", "within", "out"}
 )
+
+
+def _lone_subject_next(chunks: Sequence[Chunk]) -> bool:
+    """Whether the clause after a lone noun phrase lacks its own subject: it opens with a
+    verb, an adverb, "who"/"which", or is a verbless description ("rich in nutrients")."""
+    first = chunks[0] if chunks else None
+    if first is None:
+        return False
+    return (
+        _verb_like(first)
+        or first.sym in (ADV, "who", "which")
+        or not any(_verb_like(c) for c in chunks)
+    )
 
 
 def _named_as(name: Chunk, pronoun: Chunk) -> Chunk:
@@ -829,9 +867,27 @@ def _see(s: Slots, _: str) -> tuple[Template, ...]:
     for m in s["things"].items:
         if m.key in ANIMALS:
             out.append(Template("narrate", prop=PropTemplate("Action/Event", who, "see", m)))
-        else:
-            out.append(Template("observe", who, obj=m))
+            continue
+        out.append(Template("observe", who, obj=m))
+        state = _seen_state(m)
+        if state is not None:
+            out.append(Template("observe", who, obj=state.subject, prop=state, place="seen_in"))
     return tuple(out)
+
+
+def _seen_state(m: Mention) -> PropTemplate | None:
+    """ "notices the murky water": seeing a thing so described is seeing its state (the
+    water is murky). The first word must be an adjective or participle, never a noun
+    ("the fishing net", "the rain shower" describe nothing)."""
+    words = m.text.split()
+    if len(words) < 2 or m.pronoun:
+        return None
+    _, nouns, adjectives, _ = word_classes()
+    first = words[0].lower()
+    if first in nouns or not (first in adjectives or first.endswith("ed")):
+        return None
+    thing = Mention(" ".join(words[1:]), " ".join(m.key.split()[1:]) or words[-1].lower())
+    return PropTemplate("Contents/Physical State", thing, "be", words[0])
 
 
 def _find_in(s: Slots, _: str) -> tuple[Template, ...]:
@@ -960,10 +1016,13 @@ def _take(s: Slots, _: str) -> tuple[Template, ...]:
     return (Template("narrate", prop=PropTemplate("Action/Event", who, "take", _one(s["obj"]))),)
 
 
-def _replace(s: Slots, sentence: str) -> tuple[Template, ...]:
+def _replace(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "a child replaces the ripe watermelon with an underripe one": an act on the thing,
     # narrated; no place is named, so no location changes.
-    value = _text([s["obj"], s["new"]], sentence)
+    rest = s.get("rest", ())
+    if rest and not _plain(rest, state=True):
+        return None
+    value = _text([s["obj"], s["new"], *rest], sentence)
     prop = PropTemplate("Action/Event", _who(s["subj"]), "replace", value)
     return (Template("narrate", prop=prop),)
 
@@ -1060,7 +1119,7 @@ def _want(s: Slots, sentence: str) -> tuple[Template, ...]:
     # kept as said ("decides to" is not "wants to"). The value keeps its "to": a verb
     # phrase, rendered "wants to irrigate his crops", never "wants the irrigate ...".
     verb = s["verb"].sym
-    relation = verb if verb in _INTENDING else "want"
+    relation = verb if verb in _INTENDING else "be about" if verb == "about" else "want"
     value = _text([s["to"], *s["rest"]], sentence)
     prop = PropTemplate("Desire/Intention", _who(s["subj"]), relation, value)
     return (Template("narrate", prop=prop),)
@@ -1219,7 +1278,7 @@ def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "A storm rolls in", "A pod of dolphins swims by the reef": an event in the world; who
     # perceives it is for other sentences to say ("Kofi does not notice ...").
     rest = s.get("rest", ())
-    if s["verb"].sym in _OWN_FRAME or not _plain(rest):
+    if (s["verb"].sym in _OWN_FRAME and not _thing_act(s["verb"].sym, rest)) or not _plain(rest):
         return None
     subject = _subject_mention(
         s["subj"] if isinstance(s["subj"], tuple) else (s["subj"],), sentence
@@ -1227,6 +1286,22 @@ def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     value = _text(rest, sentence) if rest else None
     prop = PropTemplate("Action/Event", subject, s["verb"].sym, value, negated="neg" in s)
     return (Template("narrate", prop=prop),)
+
+
+_THING_ACTS = frozenset({"open", "close", "shut", "lock", "empty", "replace", "swap"})
+
+
+def _thing_act(verb: str, rest: Sequence[Chunk]) -> bool:
+    """Whether a thing (not an actor) may do ``verb`` as a mere event: "the rainfall opens
+    the valve", "the temperature drops", "the monkeys play with the net". Verbs of going,
+    placing or strolling say where an actor is or where a tracked object goes, so with a
+    place after them ("drops the cup into the sink") they stay with their own frames."""
+    if verb not in _THING_ACTS and verb not in _MOVING and verb not in _STROLLING:
+        return False
+    return not any(c.sym in _PLACE_PREPOSITIONS or c.sym in ("to", "into", "onto") for c in rest)
+
+
+_STROLLING = frozenset(_STROLL.split("|"))
 
 
 def _comes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1361,6 +1436,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ be away|gone|absent|elsewhere (from|at|in|for NP:_)",
             "(while) SUBJ be not look|watch|pay (attention) (REST)",
             "(while) SUBJ step|walk|wander away|aside|out (for|from NP:_) (to VERB REST)",
+            "SUBJ turn <he> back (to VERB REST)",
         ],
     ),
     (
@@ -1372,6 +1448,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "while SUBJ watch|look (on)",
             "SUBJ see|watch|notice|witness this|that|everything|it|what (happen)",
             "SUBJ see|watch|notice|witness NP:_ (do) this|that|it|everything",
+            "SUBJ walk|step|move|come|get|draw close|near (to NP:_)",
         ],
     ),
     (
@@ -1387,6 +1464,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ enter|reach|arrive (at|in) NP:room",
             "SUBJ enter|arrive",
             f"SUBJ come|{_GO}|move|return|run (back) in|into|to NP:room",
+            f"SUBJ come|{_GO}|return (back) on|onto NP:room",
             f"SUBJ come|{_GO}|run back:back",
             "SUBJ come|return|get (back) home|inside|indoors|upstairs|downstairs|in",
             "SUBJ come|return|get back home|inside|indoors|upstairs|downstairs|in|from NP:_",
@@ -1500,12 +1578,18 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ throw:verb (away|out) NPS:value (away|out)",
         ],
     ),
-    (_replace, ["SUBJ replace|swap NP:obj with NP:new (that|which REST)"]),
+    (_replace, ["SUBJ replace|swap NPT:obj with NP:new (REST)"]),
     (_fact("Trait/Value"), ["SUBJ love|like|hate|dislike|enjoy:verb NPS:value"]),
     (_fact("Action/Event"), ["SUBJ lose:verb NPS:value"]),
     (_fact("Identity/Relation"), ["SUBJ have:verb NPS:value"]),
     (_has, ["SUBJ have NP:what REST"]),
-    (_want, ["SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt:verb to:to REST"]),
+    (
+        _want,
+        [
+            "SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt:verb to:to REST",
+            "SUBJ be about:verb to:to REST",
+        ],
+    ),
     (_identity, ["SUBJ be NP:what (REST)"]),
     (
         _perceives,
@@ -1534,6 +1618,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             " NP:place (REST)",
             "NPS:subj VERB:verb NPT:obj (in|out|off|up|down|back|away) into|onto NP:place (REST)",
             "NPS:subj enter:verb NP:place (REST)",
+            "NPS:subj move|carry|push|blow|sweep|wash|bring|throw|knock:verb NPT:obj"
+            " (away|off|over) to|into|onto NP:place (REST)",
             f"NP:subj {_OF} NPS|WHO:of enter:verb NP:place (REST)",
         ],
     ),

@@ -93,7 +93,9 @@ PERSON_NOUNS: dict[str, str | None] = {
         _words(
             "friend roommate teacher neighbour neighbor classmate cousin parent child kid baby "
             "colleague coworker boss teammate partner sibling grandparent babysitter nanny "
-            "doctor nurse chef cook guest visitor stranger"
+            "doctor nurse chef cook guest visitor stranger assistant apprentice gardener "
+            "stagehand customer tourist villager worker employee owner manager clerk student "
+            "vendor shopkeeper artisan"
         ),
         None,
     ),
