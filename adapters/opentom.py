@@ -1251,19 +1251,35 @@ class PaperPrompt:
         )
 
 
-def _first_stories(n: int | None) -> Callable[..., list[Item]]:
+def _first_stories(n: int | None, every: int | None = None) -> Callable[..., list[Item]]:
     """The loader, keeping the questions of the first ``n`` stories of ``meta_data.json``
-    (in its order): an item-blind sample."""
-    if n is None:
+    (in its order) and, with ``every``, every ``every``-th question of each story (its 1st,
+    then the ``1 + every``-th, ... in the loader's order: question file by name, then the
+    file's order): an item-blind sample."""
+    if n is None and every is None:
         return load_opentom
-    if n < 1:
-        raise ConfigurationError(f"stories must be a positive number, got {n!r}")
+    for name, value in (("stories", n), ("every", every)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):  # fmt: skip
+            raise ConfigurationError(f"{name} must be a positive number, got {value!r}")
 
     def load(path: Path, problems: Problems | None = None) -> list[Item]:
         items = load_opentom(path, problems)
-        folder = path if path.is_dir() else path.parent
-        keep = set(list(_read_json(folder / "meta_data.json"))[:n])
-        kept = [item for item in items if item.meta.get("story_id") in keep]
+        kept = list(items)
+        if n is not None:
+            folder = path if path.is_dir() else path.parent
+            keep = set(list(_read_json(folder / "meta_data.json"))[:n])
+            kept = [item for item in kept if item.meta.get("story_id") in keep]
+        if every is not None:
+            seen: dict[str, int] = {}
+            thinned = []
+            for item in kept:
+                story = str(item.meta.get("story_id"))
+                position = seen.get(story, 0)
+                seen[story] = position + 1
+                if position % every == 0:
+                    thinned.append(item)
+            kept = thinned
         return LoadedItems(kept, getattr(items, "problems", ()))
 
     return load
@@ -1271,7 +1287,11 @@ def _first_stories(n: int | None) -> Callable[..., list[Item]]:
 
 @benchmarks.register("opentom")
 def make_opentom(
-    mode: Literal["plot", "text"] = "plot", *, direct: bool = False, stories: int | None = None
+    mode: Literal["plot", "text"] = "plot",
+    *,
+    direct: bool = False,
+    stories: int | None = None,
+    every: int | None = None,
 ) -> Benchmark:
     """The OpenToM adapter.
 
@@ -1288,15 +1308,18 @@ def make_opentom(
         paper's evaluator reads it and scored by the same scorer (``adapters.direct``).
     stories : int, optional
         Only the questions of the first ``stories`` stories of ``meta_data.json``.
+    every : int, optional
+        Only every ``every``-th question of each story (its 1st, ``1 + every``-th, ... in
+        the loader's order): a smaller item-blind sample for a per-question baseline.
 
     Raises
     ------
     ConfigurationError
-        For another mode or a bad ``stories``.
+        For another mode or a bad ``stories`` or ``every``.
     """
     if mode not in ("plot", "text"):
         raise ConfigurationError(f"OpenToM modes are 'plot' and 'text', got {mode!r}")
-    base = _make_opentom(mode, stories)
+    base = _make_opentom(mode, stories, every)
     if direct:
         from .direct import make_direct
 
@@ -1304,10 +1327,10 @@ def make_opentom(
     return base
 
 
-def _make_opentom(mode: str, stories: int | None) -> Benchmark:
+def _make_opentom(mode: str, stories: int | None, every: int | None = None) -> Benchmark:
     return Benchmark(
         name="opentom",
-        load=_first_stories(stories),
+        load=_first_stories(stories, every),
         build=_text_build if mode == "text" else _build,
         answer=_answer,
         breakdowns=(
