@@ -110,6 +110,18 @@ def figures(result: Any) -> dict[str, Any]:
     return out
 
 
+def recorded_answers(kind: str, folder: Path) -> Path | None:
+    """Every recorded answer file of ``kind`` (``textmode_<kind>.answers.jsonl``, then the
+    later rounds ``textmode_<kind>_r2.answers.jsonl``, ...) as one file in ``folder``, or None
+    when there is none (a file per round keeps each round's origin apart)."""
+    files = sorted(RECORDED.glob(f"textmode_{kind}*.answers.jsonl"))
+    if not files:
+        return None
+    out = folder / f"textmode_{kind}.all.answers.jsonl"
+    out.write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
+    return out
+
+
 MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer one is split: ``_2``, ...)."""
 
@@ -130,12 +142,12 @@ def replay(model: str, expected: Path | None, next_round: Path | None = None) ->
     ``textmode_<kind>_next.jsonl`` (split at ``MAX_REQUESTS``)."""
     table: dict[str, Any] = {}
     for kind in KINDS:
-        answers = RECORDED / f"textmode_{kind}.answers.jsonl"
         with tempfile.TemporaryDirectory() as tmp:
             cache = Path(tmp) / "cache.sqlite3"
             written = export(kind, Path(tmp) / "requests.jsonl", cache, model)
-            if not answers.exists():
-                print(f"{kind}: no recorded answers at {answers}; {written} requests pending")
+            answers = recorded_answers(kind, Path(tmp))
+            if answers is None:
+                print(f"{kind}: no recorded answers in {RECORDED}; {written} requests pending")
                 continue
             # A conversation's later turns are asked once the earlier answers are in: the
             # answers file holds every round, imported round by round.
