@@ -538,9 +538,11 @@ class _Answer:
 class _Context:
     """What answering one item needs: the graph, the item's names, the object's history."""
 
-    def __init__(self, item: Item, graph: BeliefGraph) -> None:
+    def __init__(self, item: Item, graph: BeliefGraph, *, text: bool = False) -> None:
         self.item = item
         self.graph = graph
+        self.text = text
+        """Text mode: the graph names things in the narrative's words, not the plot's."""
         info = item.meta.get("plot_info") or {}
         self.mover: str = info.get("mover", "")
         self.observer: str = info.get("observer", "")
@@ -567,7 +569,7 @@ class _Context:
         # them, with the same head noun.
         words = wanted.replace("_", " ").split()
         near = [e.name for e in candidates
-                if (theirs := normalise(e.name).replace("_", " ").split()) and words
+                if self.text and (theirs := normalise(e.name).replace("_", " ").split()) and words
                 and theirs[-1] == words[-1]
                 and (set(words) <= set(theirs) or set(theirs) <= set(words))]  # fmt: skip
         if len(near) == 1:
@@ -818,7 +820,7 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     answer (``read_paper_reply``): the narrative names places in its own words ("the small
     outdoor shed"), the gold in the plot's ("the outdoor shed"), and the direct baseline's
     replies are read the same way."""
-    ctx = _Context(item, graph)
+    ctx = _Context(item, graph, text=True)
     q: _Question | None = None
     try:
         q = _read_question(item.question)

@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from beliefgraph.adapters import get_benchmark, load
+from beliefgraph.adapters.direct import import_rounds
 from beliefgraph.adapters.harness import answer_items
 from beliefgraph.adapters.item import Item
 from beliefgraph.adapters.simpletom import aware_controls, simpletom_report
 from beliefgraph.adapters.tombench import paper_figures
 from beliefgraph.api import using_parser
-from beliefgraph.parsers.llm import LLMCache, LLMParser, import_results
+from beliefgraph.parsers.llm import LLMCache, LLMParser
 
 __all__ = ["FIRST_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
 
@@ -84,10 +85,12 @@ FILES = {
 }
 """Request file -> (direct?, the parts of the sample it asks about)."""
 PARTS = ("simpletom", "controls", "tombench")
-ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_direct", "freeform_direct_controls")
+ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_through_r3", "freeform_direct",
+          "freeform_direct_controls", "freeform_direct_r3")  # fmt: skip
 """The recorded answer files, in the order they were answered: ``freeform_through_r2`` is the
 second batch round (the aware controls' grounding requests, added after round 1, and the three
-re-asks the parser wrote for answers that failed its consistency check)."""
+re-asks the parser wrote for answers that failed its consistency check); ``_r3`` the ToMBench
+stories the sample gained in stop 13 (the first English story of the other 17 tasks)."""
 MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer export is split: ``_2``...)."""
 
@@ -196,18 +199,21 @@ def replay(answers: Path = RECORDED, next_round: Path | None = None) -> dict[str
         cache = tmp / "cache.sqlite3"
         for path, direct in (("through", False), ("direct", True)):
             batch = tmp / f"{path}.jsonl"
-            run(items, direct=direct, cache=cache, batch=batch)
-            stored = failed = 0
-            for name in ROUNDS:
-                if (
-                    name.startswith(f"freeform_{path}")
-                    and (answers / f"{name}.answers.jsonl").exists()
-                ):
-                    if name.endswith("_r2"):  # the re-asks exist once round 1 is answered
-                        run(items, direct=direct, cache=cache, batch=batch)
-                    report = import_results(answers / f"{name}.answers.jsonl", LLMCache(cache))
-                    stored += report.stored
-                    failed += len(report.failures) + len(report.problems)
+            # Every round's answers as one file, imported round by round: a later round's
+            # requests (re-asks) exist once the earlier answers are in.
+            files = [answers / f"{name}.answers.jsonl" for name in ROUNDS
+                     if name.startswith(f"freeform_{path}")
+                     and (answers / f"{name}.answers.jsonl").exists()]  # fmt: skip
+            every = tmp / f"{path}.answers.jsonl"
+            text = "".join(f.read_text(encoding="utf-8") for f in files)
+            every.write_text(text, encoding="utf-8")
+
+            def again(direct: bool = direct, batch: Path = batch) -> None:
+                run(items, direct=direct, cache=cache, batch=batch)
+
+            report = import_rounds(every, LLMCache(cache), again)
+            stored = report.stored
+            failed = len(report.failures) + len(report.problems)
             left = tmp / f"{path}.left.jsonl"
             start = time.perf_counter()
             results = run(items, direct=direct, cache=cache, batch=left)
