@@ -145,16 +145,13 @@ class _Replay:
         self.container_rooms: dict[str, str] = {}
         self.labels: dict[str, Proposition] = {}
         self.open: set[str] = set()
+        self.shut: set[str] = set()  # closed by the story (not merely never opened)
         self.props: dict[Variable, Proposition] = {}
         self.anchors = _anchor_rooms(story, self.rooms, model.scene)
         self.placed: list[str] = []
         self.emptied: dict[str, list[str]] = {}  # this step: obj -> containers it left
         self.unperceived = _unperceived(story)
         self.actors = frozenset(story.actors)
-        self.room_names = frozenset(
-            {x.name for x in story.entities if x.kind == "room"}
-            | {e.room for e in story.events if e.room}
-        )
         self.observing = False  # the event being replayed only looks (observe, label)
 
     def run(self) -> Timeline:
@@ -316,6 +313,23 @@ class _Replay:
         self.emptied.clear()
         return out
 
+    def _closed(self, container: str) -> bool:
+        """Whether the story closed ``container`` ("Sally closes the box", "the box is
+        locked") and has not opened it since."""
+        if container in self.open:
+            return False
+        if container in self.shut:
+            return True
+        name = container.lower()
+        return any(
+            val is True
+            and self.props[var].key is not None
+            and self.props[var].key[0] == name
+            and str(self.props[var].value or "").lower() in _CLOSED_WORDS
+            for var, val in self.world.items()
+            if var in self.props
+        )
+
     def _states_ended(self, reveals: list[Reveal]) -> list[Reveal]:
         """What a state shown ends: whoever sees "the label states Y" learns that the
         label's earlier text no longer holds, where the world says it no longer does; a
@@ -404,6 +418,7 @@ class _Replay:
         if not e.obj:
             return
         self.open.add(e.obj)
+        self.shut.discard(e.obj)
         if e.agent:
             reveals.append(self._action(_did(e.agent, "open", e.obj), changed))
         inside = self.world.get((e.obj, "contains"))
@@ -420,6 +435,7 @@ class _Replay:
         if not e.obj:
             return
         self.open.discard(e.obj)
+        self.shut.add(e.obj)
         if e.agent:
             reveals.append(self._action(_did(e.agent, "close", e.obj), changed))
 
@@ -492,13 +508,13 @@ class _Replay:
             if p.relation == "in" and p.value and not p.negated:
                 anchor = self.anchors.get(p.value) or self.anchors.get(p.subject)
                 room = self._room_of_container(p.value, anchor or self.scene)
-                # "There is a cup in the box": inside a closed container (or under a thing)
-                # nobody sees it; on a shelf, or in an open box or a room, those there do.
+                # "There is a cup in the box" after the story closed the box: nobody sees
+                # inside; on a shelf, in an open box, or a box the story never closed (the
+                # scene a false-belief story sets up), those there do.
                 hidden = (
                     not self.model.open_containers
-                    and p.preposition in (None, "under")
-                    and p.value not in self.open
-                    and p.value not in self.room_names
+                    and p.preposition is None
+                    and self._closed(p.value)
                 )
                 perceivers = set() if hidden else self._present(room)
                 reveals.append(self._reveal(self._place(p.subject, p.value, changed, p)))
@@ -576,6 +592,7 @@ def _unperceived(story: ParsedStory) -> dict[int, frozenset[str]]:
 
 
 _SENSES = frozenset({"hear", "see", "notice"})
+_CLOSED_WORDS = frozenset({"closed", "shut", "locked", "sealed"})
 
 
 # Propositions are frozen, so one object can stand for every "X is in R" of a run: the replay

@@ -40,10 +40,10 @@ def test_missing_file_is_one_red_line() -> None:
 
 def test_unparsable_sentence_names_it_and_lenient_keeps_it(tmp_path: Path) -> None:
     story = tmp_path / "story.txt"
-    story.write_text("Sally and Anne are in the room.\nThe moon moves softly.\n")
+    story.write_text("Sally and Anne are in the room.\nAnne feels guilty.\n")
     result = runner.invoke(app, ["track", str(story)])
     assert result.exit_code == 1
-    assert "The moon moves softly" in result.output
+    assert "Anne feels guilty" in result.output
     result = runner.invoke(app, ["track", str(story), "--lenient"])
     assert result.exit_code == 0, result.output
 
@@ -98,13 +98,13 @@ def test_wide_terminal_spells_labels_out() -> None:
 
 def test_warnings_are_readable_lines(tmp_path: Path) -> None:
     story = tmp_path / "story.txt"
-    story.write_text("Sally and Anne are in the room.\nThe moon moves softly.\nBirds hum.\n")
+    story.write_text("Sally and Anne are in the room.\nAnne feels guilty.\nBirds hum.\n")
     result = runner.invoke(app, ["track", str(story), "--lenient", "--no-table"])
     assert result.exit_code == 0, result.output
     assert "UserWarning" not in result.output and "warnings.warn" not in result.output
     warning_lines = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert len(warning_lines) == 1  # one warning naming both sentences, not one each
-    assert "The moon moves softly." in result.output and "Birds hum." in result.output
+    assert "Anne feels guilty." in result.output and "Birds hum." in result.output
 
 
 SHARED = ["--parser", "rules", "--lenient", "--max-order", "3"]
@@ -227,17 +227,17 @@ def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
 
 def test_strict_parse_error_names_cli_options_and_sentence_numbers(tmp_path: Path) -> None:
     story = tmp_path / "story.txt"
-    story.write_text("Sally is in the room. The moon moves softly. Birds hum.\n")
+    story.write_text("Sally is in the room. Anne feels guilty. Birds hum.\n")
     result = runner.invoke(app, ["track", str(story)])
     flat = " ".join(result.output.split())
     assert result.exit_code == 1
     assert "--lenient" in flat and "--parser llm" in flat
     assert "strict=False" not in flat and 'parser="llm"' not in flat
-    assert "sentence 2, line 1: 'The moon moves softly.'" in flat
+    assert "sentence 2, line 1: 'Anne feels guilty.'" in flat
     assert "sentence 3, line 1: 'Birds hum.'" in flat
     warned = runner.invoke(app, ["track", str(story), "--lenient", "--no-table"])
     flat = " ".join(warned.output.split())
-    assert "sentence 2 'The moon moves softly.'" in flat and "sentence 3 'Birds hum.'" in flat
+    assert "sentence 2 'Anne feels guilty.'" in flat and "sentence 3 'Birds hum.'" in flat
 
 
 def test_check_warns_that_story_options_do_not_apply_to_a_saved_graph(tmp_path: Path) -> None:

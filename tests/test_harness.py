@@ -97,10 +97,10 @@ def test_evaluate_summary_has_exactly_the_documented_keys(tmp_path: Path) -> Non
 
 
 def test_unreadable_story_counts_as_wrong_and_is_listed(tmp_path: Path) -> None:
-    text = MINI.replace("4 Ella exited the garage.", "4 The moon moves softly.")
+    text = MINI.replace("4 Ella exited the garage.", "4 Anne feels guilty.")
     result = evaluate("tomi", _tomi(tmp_path, text, trace=None))
     assert result.parse_coverage == 0.0
-    assert all(r.unparsed == ("The moon moves softly.",) for r in result.results)
+    assert all(r.unparsed == ("Anne feels guilty.",) for r in result.results)
     assert result.n == 2  # never skipped
 
 

@@ -70,11 +70,18 @@ def test_decides_to_is_not_wants_to() -> None:
 
 def test_a_thing_in_a_closed_box_is_not_seen() -> None:
     # Noticed last stop: "There is X in the box" was perceived even when the box is closed.
+    # A box the story never closed is the scene a false-belief story sets up: seen.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        closed = track("Sally is in the room. There is a marble in the box.")
-        opened = track("Sally is in the room. Sally opens the box. There is a marble in the box.")
-        shelf = track("Sally is in the room. There is a marble on the shelf.")
-    for g, seen in ((closed, False), (opened, True), (shelf, True)):
+        closed = track("Sally is in the room. Sally closes the box. There is a marble in the box.")
+        locked = track("Sally is in the room. The box is locked. There is a marble in the box.")
+        reopened = track(
+            "Sally is in the room. Sally closes the box. Sally opens the box. "
+            "There is a marble in the box."
+        )
+        scene = track("Sally is in the room. There is a marble in the box.")
+        shelf = track("Sally is in the room. Sally closes the box. There is a marble on the shelf.")
+    cases = ((closed, False), (locked, False), (reopened, True), (scene, True), (shelf, True))
+    for g, seen in cases:
         believed = g.belief(("Sally",), variable=("marble", "in"))
         assert (believed is not None) is seen

@@ -336,6 +336,8 @@ def _noun_after(toks: list[_Tok], i: int, out: list[Chunk]) -> bool:
     if tok.lemma not in FRAME_VERBS or not out or out[-1].sym != NP or out[-1].end != tok.idx - 1:
         return False
     nxt = toks[i + 1].lower if i + 1 < len(toks) else "."
+    if nxt in _BE and i and toks[i - 1].lower not in DETERMINERS:
+        return True  # "the taro leaves are fresh": a plural noun before its verb
     if not (nxt in _AFTER_PLACE or not nxt[0].isalnum()):
         return False
     verbs = word_classes()[0]

@@ -1270,8 +1270,75 @@ def _arrives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     thing = _one(s["obj"]) if "obj" in s else _subject_mention(_subject_chunks(s), sentence)
     if "rest" in s and not _plain(s["rest"]):
         return None
+    if "obj" not in s and s["verb"].sym not in _MOTION:
+        # "the sun shines onto the clay": no motion, so the sun is not on the clay; what
+        # it does is a fact, its complement kept verbatim.
+        what = _text([c for c in (s.get("place_prep"), s["place"]) if c is not None], sentence)
+        prop = PropTemplate("Action/Event", thing, s["verb"].sym, what)
+        return (Template("narrate", prop=prop),)
     place = _one(s["place"])
     return (Template("narrate", obj=thing, destination=place, prop=_loc(thing, place)),)
+
+
+# Verbs of motion: a thing that does one of them into a place is then in that place.
+_MOTION = frozenset(
+    [
+        "wander",
+        "walk",
+        "run",
+        "fly",
+        "swim",
+        "crawl",
+        "jump",
+        "fall",
+        "roll",
+        "drift",
+        "float",
+        "slide",
+        "climb",
+        "sneak",
+        "hop",
+        "creep",
+        "dash",
+        "rush",
+        "blow",
+        "spill",
+        "flow",
+        "pour",
+        "leak",
+        "land",
+        "tumble",
+        "wash",
+        "seep",
+        "sail",
+        "move",
+        "come",
+        "go",
+        "get",
+        "enter",
+        "wade",
+        "scurry",
+        "scamper",
+        "dive",
+        "stray",
+        "stroll",
+        "march",
+        "charge",
+        "bound",
+        "leap",
+        "sink",
+        "splash",
+        "drip",
+        "burst",
+        "break",
+        "crash",
+        "slip",
+        "swoop",
+        "glide",
+        "hurry",
+        "race",
+    ]
+)
 
 
 def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1613,9 +1680,10 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (
         _arrives,
         [
-            "NPS:subj VERB:verb (in|out|off|up|down|back|away) into|onto|inside NP:place (REST)",
-            f"NP:subj {_OF} NPS|WHO:of VERB:verb (in|out|off|up|down|back|away) into|onto|inside"
+            "NPS:subj VERB:verb (in|out|off|up|down|back|away) into|onto|inside:place_prep"
             " NP:place (REST)",
+            f"NP:subj {_OF} NPS|WHO:of VERB:verb (in|out|off|up|down|back|away)"
+            " into|onto|inside:place_prep NP:place (REST)",
             "NPS:subj VERB:verb NPT:obj (in|out|off|up|down|back|away) into|onto NP:place (REST)",
             "NPS:subj enter:verb NP:place (REST)",
             "NPS:subj move|carry|push|blow|sweep|wash|bring|throw|knock:verb NPT:obj"
