@@ -247,7 +247,7 @@ def _drop_relatives(chunks: list[Chunk]) -> list[Chunk]:
     --------
     >>> from beliefgraph.parsers.rules.chunks import split
     >>> [c.sym for c in _drop_relatives(list(split("the seashell he found is intact")[0].chunks))]
-    ['<np>', 'be', 'intact']
+    ['<np>', 'be', '<np>']
     """
     out: list[Chunk] = []
     i = 0
