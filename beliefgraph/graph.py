@@ -76,6 +76,7 @@ class BeliefGraph:
         self.implied: Implied = implied_beliefs(story, self.timeline, self._cast)
         """The story's implied beliefs (``ParsedStory.implied``), typed and propagated."""
         self._nx: nx.MultiDiGraph | None = None
+        self._events: tuple[Event, ...] | None = None
         # labelled beliefs shared by chains of order >= 2 (``_derived``)
         self._labelled: dict[tuple[int, tuple[Value] | None], Belief] = {}
         self._labelled_lists: dict[tuple[int, int], list[Belief]] = {}
@@ -84,7 +85,9 @@ class BeliefGraph:
     @property
     def events(self) -> tuple[Event, ...]:
         """The events with their perceivers decided."""
-        return tuple(s.event for s in self.timeline.steps)
+        if self._events is None:  # read for every explanation: made once
+            self._events = tuple(s.event for s in self.timeline.steps)
+        return self._events
 
     @property
     def actors(self) -> tuple[str, ...]:
