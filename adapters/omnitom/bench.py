@@ -37,6 +37,7 @@ from beliefgraph.api import track
 from beliefgraph.errors import BeliefGraphError, ConfigurationError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.grounding import LLMGrounder, make_llm_grounder
+from beliefgraph.text import segment
 
 from ..benchmark import Benchmark, benchmarks
 from ..item import Item, ItemResult
@@ -46,6 +47,8 @@ from .extract import extract
 from .labeler import Labeler, TruthMode
 from .labels import DIMENSIONS
 from .matching import make_matcher
+from .proposals import Graph as GraphRows
+from .proposals import Proposer, merge_proposals
 from .protocol import RowLabels, label_rows, occurrences
 from .records import OmniRow, load_stories
 from .scoring import Stage1Score, score_stage1, stage1_item_result, stage_metric_names
@@ -115,6 +118,7 @@ class _Run:
         self.parsed: dict[str, bool] = {}
         self.categories: set[str] = set()
         self.grounding: Grounding = "auto"
+        self.graph_rows: GraphRows = "tracked"  # which graph rows join Stage 1's proposals
         self.notes: dict[str, str] = {}  # story id -> why its graph is not the chosen parser's
         self._grounder: LLMGrounder | bool | None = False  # False: not decided yet
 
@@ -171,6 +175,13 @@ class _Run:
                     if self.grounding == "llm":
                         raise
         return self._grounder or None
+
+    def proposer(self) -> Proposer | None:
+        """Stage 1's LLM call (``proposals.Proposer``) over the grounding call's client: in
+        Stage 1 there are no rows to ground, so the story's second request reads its beliefs
+        instead. None whenever the grounding would be offline."""
+        grounder = self.grounder()
+        return Proposer(grounder.client) if grounder is not None else None
 
     def labeler(self, graph: BeliefGraph) -> Labeler:
         if id(graph) not in self.labelers:
@@ -233,7 +244,18 @@ class _Run:
         sid = str(item.meta["story_id"])
         if sid not in self.stage1:
             gold = list(item.meta["table"])
-            predicted = [r.row for r in extract(graph, labeler=self.labeler(graph))]
+            extracted = extract(graph, labeler=self.labeler(graph))
+            rows = [r.row for r in extracted]
+            proposer = self.proposer()
+            if proposer is not None:
+                try:
+                    read = proposer.propose([s.text for s in segment(item.story)])
+                except BeliefGraphError as err:  # pending in a batch file, or failed
+                    self.notes.setdefault(sid, f"no belief proposals ({err}); the graph's rows")
+                else:
+                    merged = merge_proposals(graph, extracted, read, add=self.graph_rows)
+                    rows = merged.rows
+            predicted = rows
             score = score_stage1(predicted, gold, self.matcher, story=item.story)
             self.stage1[sid] = (score, predicted)
         score, predicted = self.stage1[sid]
