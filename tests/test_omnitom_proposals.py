@@ -88,7 +88,7 @@ def test_merge_keeps_what_the_holder_could_perceive_and_says_why_it_drops_the_re
              "sentences": [2, 3], "how": "inferred"},
         ]
     )  # fmt: skip
-    merged = merge_proposals(graph, [], read, add="none")
+    merged = merge_proposals(graph, [], read, add="none", perception=True)
     got = [(r.actor, r.belief, r.order) for r in merged.rows]
     assert got == [
         ("world", "Bob leaves the kitchen", 0),
@@ -100,8 +100,8 @@ def test_merge_keeps_what_the_holder_could_perceive_and_says_why_it_drops_the_re
     assert merged.rejected == [
         "Bob: 'The apple is in the box': Bob perceived none of sentence 4 (saw)"
     ]
-    # without the perception check the proposal stays
-    assert len(merge_proposals(graph, [], read, add="none", perception=False).rows) == 5
+    # without the perception check (the default) the proposal stays
+    assert len(merge_proposals(graph, [], read, add="none").rows) == 5
 
 
 def test_merge_adds_the_tracked_rows_no_proposal_says_and_never_repeats_one() -> None:
@@ -114,7 +114,7 @@ def test_merge_adds_the_tracked_rows_no_proposal_says_and_never_repeats_one() ->
              "how": "saw"},
         ]
     )  # fmt: skip
-    merged = merge_proposals(graph, rows, read)
+    merged = merge_proposals(graph, rows, read, add="tracked")
     pairs = [(r.actor, r.belief) for r in merged.rows]
     # the graph's location rows join; the proposal's wording wins where both say it
     assert ("Bob", "The apple is in the basket") in pairs
@@ -154,7 +154,7 @@ def test_every_proposal_is_listed_once_or_ruled_out_with_a_reason(rows) -> None:
     graph = _GRAPH
     read = _reply([{"holders": h, "belief": b, "sentences": n, "how": how}
                    for h, b, n, how in rows])  # fmt: skip
-    merged = merge_proposals(graph, [], read, add="none")
+    merged = merge_proposals(graph, [], read, add="none", perception=True)
     keys = [(r.actor, r.order, r.belief) for r in merged.rows]
     assert len(keys) == len(set(keys))  # nothing twice
     for h, b, _, _ in rows:
@@ -172,6 +172,42 @@ def test_every_proposal_is_listed_once_or_ruled_out_with_a_reason(rows) -> None:
         if h == ["Carol"] and how in ("inferred", "narrated"):
             assert any(k[0] == "Carol" and b.lower() in k[2].lower() for k in keys)
     json.dumps([r.model_dump() for r in merged.rows])  # the rows serialise
+
+
+def test_where_the_graph_tracks_a_false_belief_its_rows_stand_for_what_it_tracks() -> None:
+    graph = track(STORY)  # Bob ends the story thinking the apple is in the basket
+    rows = extract(graph)
+    read = _reply(
+        [
+            {"holders": [], "belief": "Ann and Bob chat in the kitchen", "sentences": [1]},
+            {"holders": ["Ann"], "belief": "Bob does not know the apple was moved",
+             "sentences": [4], "how": "inferred"},
+            {"holders": ["Ann"], "belief": "Bob will be annoyed", "sentences": [4],
+             "how": "inferred"},
+        ]
+    )  # fmt: skip
+    merged = merge_proposals(graph, rows, read)  # add="auto"
+    graph_rows = [x.row for x in rows]
+    # every graph row, in the graph's words and order, and the proposal about anything else
+    # among its holder's rows
+    from_graph = [r for r, s in zip(merged.rows, merged.sources, strict=True) if s == "graph"]
+    assert from_graph == graph_rows
+    (added,) = [r for r, s in zip(merged.rows, merged.sources, strict=True) if s == "proposal"]
+    assert (added.actor, added.belief, added.order) == ("Ann", "Bob will be annoyed", 1)
+    actors = [r.actor for r in merged.rows]
+    assert actors == sorted(actors, key=["world", "Ann", "Bob"].index)
+    assert len(merged.rejected) == 2
+    assert all("the graph tracks the" in r and "against a false belief" in r
+               for r in merged.rejected)  # fmt: skip
+    # where nobody holds a false belief, the graph adds nothing and rules nothing out
+    calm = track("Ann and Bob are in the kitchen. Ann puts the apple in the box.")
+    plain = merge_proposals(calm, extract(calm), read)
+    assert [r.belief for r in plain.rows] == [
+        "Ann and Bob chat in the kitchen",
+        "Bob does not know the apple was moved",
+        "Bob will be annoyed",
+    ]
+    assert plain.sources == ["proposal"] * 3 and not plain.rejected
 
 
 _GRAPH = track(STORY)

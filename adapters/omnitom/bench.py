@@ -118,7 +118,7 @@ class _Run:
         self.parsed: dict[str, bool] = {}
         self.categories: set[str] = set()
         self.grounding: Grounding = "auto"
-        self.graph_rows: GraphRows = "tracked"  # which graph rows join Stage 1's proposals
+        self.graph_rows: GraphRows = "auto"  # which graph rows join Stage 1's proposals
         self.notes: dict[str, str] = {}  # story id -> why its graph is not the chosen parser's
         self._grounder: LLMGrounder | bool | None = False  # False: not decided yet
 
