@@ -394,7 +394,7 @@ def stage1_study(gold_path: Path, parser: str | None) -> list[str]:
                  _mean([v for i, _, v in vals if i % 2 == 1])]  # fmt: skip
         cells += [_mean([v for _, c, v in vals if c == cat]) for cat in cats]
         lines.append(" | ".join(cells))
-    lines.append(f"\n{rejected} proposals ruled out by perception ({DEFAULT_VARIANT})")
+    lines.append(f"\n{rejected} proposals left out ({DEFAULT_VARIANT}), each with its reason")
     for name, errs in errors.items():
         lines.append(f"\nError classes, {name}:")
         kinds = sorted({k for c in errs.values() for k in c})
