@@ -210,4 +210,31 @@ def test_where_the_graph_tracks_a_false_belief_its_rows_stand_for_what_it_tracks
     assert plain.sources == ["proposal"] * 3 and not plain.rejected
 
 
+def test_stage1_table_falls_back_to_the_graph_and_says_why_when_no_answer_came(
+    tmp_path,
+) -> None:
+    from beliefgraph.adapters.omnitom import stage1_table
+    from beliefgraph.parsers.llm.errors import AnswerPending
+
+    class Pending:
+        def extract(self, response_model, messages, *, context=None, prompt=None):
+            raise AnswerPending(
+                "written to b.jsonl", path=tmp_path / "b.jsonl", custom_id=f"{prompt}:x"
+            )
+
+    graph = track(STORY)
+    table, note = stage1_table(graph, proposer=Proposer(Pending()))
+    assert [r.belief for r in table.rows] == [x.row.belief for x in extract(graph)]
+    assert set(table.sources) == {"graph"}
+    assert note is not None and note.startswith("no belief proposals (written to b.jsonl)")
+    # with an answer, the proposals join (here the graph tracks a false belief: its rows stand)
+    answered = _Client([{"holders": ["Ann"], "belief": "Bob will be cross", "sentences": [4],
+                         "how": "inferred"}])  # fmt: skip
+    table, note = stage1_table(graph, proposer=Proposer(answered))
+    assert note is None and table.sources.count("proposal") == 1
+    assert (
+        answered.requests[0]["messages"][1]["content"] == proposal_messages(SENTENCES)[1]["content"]
+    )
+
+
 _GRAPH = track(STORY)

@@ -37,18 +37,16 @@ from beliefgraph.api import track
 from beliefgraph.errors import BeliefGraphError, ConfigurationError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.grounding import LLMGrounder, make_llm_grounder
-from beliefgraph.text import segment
 
 from ..benchmark import Benchmark, benchmarks
 from ..item import Item, ItemResult
 from ..loading import Problems, strict_if_none
 from ..reading import chosen_client
-from .extract import extract
 from .labeler import Labeler, TruthMode
 from .labels import DIMENSIONS
 from .matching import make_matcher
 from .proposals import Graph as GraphRows
-from .proposals import Proposer, merge_proposals
+from .proposals import Proposer, stage1_table
 from .protocol import RowLabels, label_rows, occurrences
 from .records import OmniRow, load_stories
 from .scoring import Stage1Score, score_stage1, stage1_item_result, stage_metric_names
@@ -244,18 +242,12 @@ class _Run:
         sid = str(item.meta["story_id"])
         if sid not in self.stage1:
             gold = list(item.meta["table"])
-            extracted = extract(graph, labeler=self.labeler(graph))
-            rows = [r.row for r in extracted]
-            proposer = self.proposer()
-            if proposer is not None:
-                try:
-                    read = proposer.propose([s.text for s in segment(item.story)])
-                except BeliefGraphError as err:  # pending in a batch file, or failed
-                    self.notes.setdefault(sid, f"no belief proposals ({err}); the graph's rows")
-                else:
-                    merged = merge_proposals(graph, extracted, read, add=self.graph_rows)
-                    rows = merged.rows
-            predicted = rows
+            table, note = stage1_table(
+                graph, proposer=self.proposer(), labeler=self.labeler(graph), add=self.graph_rows
+            )
+            if note:
+                self.notes.setdefault(sid, note)
+            predicted = table.rows
             score = score_stage1(predicted, gold, self.matcher, story=item.story)
             self.stage1[sid] = (score, predicted)
         score, predicted = self.stage1[sid]

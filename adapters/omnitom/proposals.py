@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from beliefgraph.graph import BeliefGraph
 
     from .extract import ExtractedRow
+    from .labeler import Labeler
 
 __all__ = [
     "PROMPT_VERSION",
@@ -54,6 +55,7 @@ __all__ = [
     "merge_proposals",
     "owned_things",
     "proposal_messages",
+    "stage1_table",
 ]
 
 PROMPT_VERSION = "omnitom.beliefs.v1"
@@ -340,6 +342,45 @@ def merge_proposals(
     return Merged(
         rows=[r for _, r in ordered], sources=[src for src, _ in ordered], rejected=rejected
     )
+
+
+def stage1_table(
+    graph: BeliefGraph,
+    *,
+    proposer: Proposer | None = None,
+    labeler: Labeler | None = None,
+    add: Graph = "auto",
+) -> tuple[Merged, str | None]:
+    """A story's Stage 1 table: the graph's (``extract``), merged with the belief proposals
+    when a ``proposer`` is given.
+
+    Returns
+    -------
+    Merged, str or None
+        The table, and why it is the graph's alone when proposals were asked for but none
+        came (the request is pending in a batch file, or failed): None otherwise.
+
+    Examples
+    --------
+    >>> from beliefgraph import track
+    >>> table, note = stage1_table(track("Ann is in the kitchen. Ann leaves the kitchen."))
+    >>> [r.belief for r in table.rows], set(table.sources), note
+    (['Ann is in the kitchen', 'Ann leaves the kitchen'], {'graph'}, None)
+    """
+    from beliefgraph.errors import BeliefGraphError
+    from beliefgraph.text import segment
+
+    from .extract import extract
+
+    extracted = extract(graph, labeler=labeler)
+    alone = Merged(rows=[r.row for r in extracted], sources=["graph"] * len(extracted))
+    if proposer is None:
+        return alone, None
+    try:
+        read = proposer.propose([s.text for s in segment(graph.story.text)])
+    except BeliefGraphError as err:  # pending in a batch file, or failed after its re-asks
+        return alone, f"no belief proposals ({err}); the graph's rows alone"
+    return merge_proposals(graph, extracted, read, add=add), None
 
 
 def owned_things(graph: BeliefGraph) -> list[str]:
