@@ -8,10 +8,15 @@ release's own terms (seed 000, Sec. 3 and App. C.2: "a belief is a minimal propo
 expressing what an actor takes to be true"; the Level 4 content block: grounded, atomic,
 third person, pronouns resolved to the actors' names), each with the story sentences it
 rests on and how its holder came by it. The engine then decides what is listed
-(``merge_proposals``): a proposal is kept only when its holder chain fits the graph's
-perception (its outermost holder could perceive one of its sentences, or came by it without
-perceiving it: inferred, remembered, imagined), and the graph's own rows are added where no
-proposal says the same.
+(``merge_proposals``, ``stage1_table``): where the graph tracks a false belief (some actor
+ends the story believing falsely where a thing is), the graph's rows stand for every thing
+and place it tracks and only the proposals about anything else join them; elsewhere the
+table is the proposals, holder names spelled as the graph spells them, nested ones in the
+release's "B thinks" form. A perception check (a proposal its holder is said to have seen
+or heard, although the perception model has the holder perceive none of its sentences) is
+available and off by default: measured on the dev stories, it removed as many rows the gold
+lists as rows it does not (docs/llm.md, "Stage 1: belief proposals"). Every proposal left
+out is kept with its reason (``Merged.rejected``).
 
 The request depends only on the story's text (never on the parse), so it is independent of
 the parse call and both go into one batch round. The reply is validated against the story
