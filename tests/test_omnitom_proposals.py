@@ -68,7 +68,12 @@ def test_a_reply_citing_a_sentence_outside_the_story_is_refused() -> None:
     with pytest.raises(ValidationError, match="no rows"):
         _reply([])
     with pytest.raises(ValidationError, match="'world' is not a holder"):
-        _reply([{"holders": ["world"], "belief": "Bob left", "sentences": [3]}])
+        _reply([{"holders": ["Ann", "world"], "belief": "Bob left", "sentences": [3]}])
+    # the release's spelling of a world fact is read as one
+    assert (
+        _reply([{"holders": ["World"], "belief": "Bob left", "sentences": [3]}]).rows[0].holders
+        == []
+    )
 
 
 def test_merge_keeps_what_the_holder_could_perceive_and_says_why_it_drops_the_rest() -> None:

@@ -132,6 +132,8 @@ class Proposal(BeliefModel):
     @classmethod
     def _names(cls, v: list[str]) -> list[str]:
         names = [" ".join(h.split()) for h in v if h and h.strip()]
+        if [n.lower() for n in names] == ["world"]:
+            return []  # the release's own spelling of a world fact
         if any(n.lower() == "world" for n in names):
             raise ValueError("'world' is not a holder: give a world fact holders = []")
         if len(names) > 3:
