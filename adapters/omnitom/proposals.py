@@ -40,7 +40,7 @@ from beliefgraph.grounding.tokens import content_tokens
 from beliefgraph.models import BeliefModel
 from beliefgraph.text import numbered
 
-from .extract import _contested
+from .extract import contested_variables
 from .matching import DEFAULT_TOKEN_THRESHOLD
 from .records import WORLD, OmniRow, is_world
 
@@ -405,14 +405,7 @@ def owned_things(graph: BeliefGraph) -> list[str]:
     >>> owned_things(track("Ann and Bob are in the kitchen. Ann puts the apple in the box."))
     []
     """
-    implied = set(graph.implied.beliefs)
-    firsts = {
-        c[0]: [b for v in graph.variables for b in graph.timeline_of(c, variable=v)
-               if b not in implied]
-        for c in graph.chains(1)
-        if c
-    }  # fmt: skip
-    if not _contested(graph, firsts):
+    if not contested_variables(graph):
         return []
     actors = set(graph.actors)
     return list(dict.fromkeys(e.name for e in graph.story.entities if e.name not in actors))
