@@ -333,6 +333,7 @@ def stage1_study(gold_path: Path, parser: str | None) -> list[str]:
     proposer = Proposer(make_llm_grounder().client) if parser in ("llm", "auto") else None
     f1: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
     errors: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    sources: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # rows, matched
     rejected = 0
     for i, s in enumerate(load_stories(gold_path)):
         with warnings.catch_warnings():
@@ -364,6 +365,10 @@ def stage1_study(gold_path: Path, parser: str | None) -> list[str]:
                 continue
             rejected += len(table.rejected) if table is not None else 0
             cat, errs = s.story_category, errors[name]
+            if name == DEFAULT_VARIANT and table is not None:
+                for src, hit in zip(table.sources, score.mc_pred, strict=True):
+                    sources[(cat, src)][0] += 1
+                    sources[(cat, src)][1] += hit > 0
             matched_g = {b for _, b in score.pairs}
             for a, p in enumerate(pred):
                 if score.mc_pred[a]:
@@ -395,6 +400,19 @@ def stage1_study(gold_path: Path, parser: str | None) -> list[str]:
         cells += [_mean([v for _, c, v in vals if c == cat]) for cat in cats]
         lines.append(" | ".join(cells))
     lines.append(f"\n{rejected} proposals left out ({DEFAULT_VARIANT}), each with its reason")
+    lines.append("\nWhere the rows came from (default table): rows, and the share the gold lists")
+    lines.append("category | graph | proposal")
+    lines.append("--- | --- | ---")
+    for cat in [*cats, None]:
+        cells = [cat or "ALL"]
+        for src in ("graph", "proposal"):
+            n, hit = (
+                sources[(cat, src)]
+                if cat
+                else [sum(v[i] for (_, s), v in sources.items() if s == src) for i in (0, 1)]
+            )
+            cells.append(f"{n} ({hit / n:.0%})" if n else "0")
+        lines.append(" | ".join(cells))
     for name, errs in errors.items():
         lines.append(f"\nError classes, {name}:")
         kinds = sorted({k for c in errs.values() for k in c})
