@@ -7,6 +7,10 @@
 - ``LLMOptionScorer`` asks a model to choose an option (through the one LLM client, any
   OpenAI-compatible server); it is built only when an endpoint is configured.
 - ``Tally`` keeps a run's figures for the metrics the adapters report.
+- ``first_dialogues`` wraps a loader to keep the items of the first N dialogues of a file
+  (an item-blind sample: ``make_tomato(dialogues=N)``, ``make_dialtom(dialogues=N)``).
+- ``letter_reply`` reads the option letter out of a model's plain-text reply (the direct
+  baselines).
 
 Trust is core, not here: ``TrustEdge`` (``beliefgraph.models``), the ``dialogue`` trust
 policy ``EdgeTrust`` (``beliefgraph.solvers.trust``) and ``estimate_trust``
@@ -32,9 +36,12 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from beliefgraph.dialogue import dialogue_graph
+from beliefgraph.errors import ConfigurationError
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.parsers.llm.dialogue import Turn
 
+from .item import Item
+from .loading import LoadedItems, Problems
 from .reading import chosen_llm
 
 __all__ = [
@@ -42,7 +49,9 @@ __all__ = [
     "OptionChoice",
     "Tally",
     "content_words",
+    "first_dialogues",
     "idf_weights",
+    "letter_reply",
     "run_dialogue_graph",
     "tokens",
 ]
@@ -70,6 +79,70 @@ def run_dialogue_graph(
     return dialogue_graph(
         turns, trust=trust, participants=participants, max_order=max_order, parser=chosen_llm()
     )
+
+
+# -- samples -------------------------------------------------------------------------------
+Loader = Callable[..., list[Item]]
+
+
+def first_dialogues(load: Loader, n: int | None, key: Callable[[Item], str]) -> Loader:
+    """``load``, keeping only the items of the first ``n`` dialogues (by ``key``, in the
+    order the loader reads them): an item-blind sample, all questions of each dialogue kept.
+
+    Raises
+    ------
+    ConfigurationError
+        For ``n`` below 1.
+
+    Examples
+    --------
+    >>> items = [Item(id=str(i), story=s, question="?", answer="a") for i, s in
+    ...          enumerate(["x", "x", "y", "z"])]
+    >>> [i.id for i in first_dialogues(lambda p, pr=None: items, 2, lambda i: i.story)("f")]
+    ['0', '1', '2']
+    """
+    if n is None:
+        return load
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ConfigurationError(f"dialogues must be a positive number, got {n!r}")
+
+    def sample(path: Any, problems: Problems | None = None) -> list[Item]:
+        items = load(path, problems)
+        keep: dict[str, None] = {}
+        kept = []
+        for item in items:
+            k = key(item)
+            if k not in keep and len(keep) >= n:
+                continue
+            keep.setdefault(k, None)
+            kept.append(item)
+        return LoadedItems(kept, getattr(items, "problems", ()))
+
+    return sample
+
+
+_LETTER = re.compile(r"\[\s*([A-H])\s*\]|\"option\"\s*:\s*\"\s*([A-H])\b|^\W*([A-H])\b")
+
+
+def letter_reply(reply: str, letters: Sequence[str]) -> int | None:
+    """The index of the option a plain-text reply names, or None.
+
+    Read in order: ``[X]`` (ToMATO's ``extract_answer_from_response``), a JSON
+    ``{"option": "X"}`` (DialToM's release asks for that schema), else a reply that starts
+    with the bare letter ("B", "B: ...", "(B)").
+
+    Examples
+    --------
+    >>> letter_reply("[C]", "ABCD"), letter_reply('{"option": "B"}', "ABCD")
+    (2, 1)
+    >>> letter_reply("D: None of the above.", "ABCD"), letter_reply("Maybe.", "ABCD")
+    (3, None)
+    """
+    m = _LETTER.search(reply.strip())
+    if m is None:
+        return None
+    letter = next(g for g in m.groups() if g)
+    return letters.index(letter) if letter in letters else None
 
 
 # -- words ---------------------------------------------------------------------------------

@@ -19,6 +19,12 @@ turns of the same conversation (seed 002, §4; the release's ``run_generate_toma
   does the same with all-MiniLM-L6-v2 sentence embeddings when that package is installed.
 - Baseline: the paper's lexical overlap (the option sharing most words with the question).
 - ``ToMATOLLMScorer`` shows a model only the turns the holder had perceived by the anchor.
+- ``make_tomato(direct=True)``: the same-model direct baseline, each question asked in the
+  paper's evaluation prompt (App. C, "Chat Messages with System Prompt": the whole
+  transcript, the question, options ``[A]``..``[D]``), the reply read as the release's
+  ``extract_answer_from_response`` reads it (``[X]``), scored by the same scorer.
+- ``make_tomato(dialogues=N)``: only the questions of the first N conversations of the file
+  (an item-blind sample).
 
 Breakdowns follow the paper: mental state x order (Table 3), the false-belief subset, and
 each Big Five factor high / low per order (Tables 5 and 11).
@@ -46,7 +52,9 @@ from .dialogue import (
     LLMOptionScorer,
     Tally,
     content_words,
+    first_dialogues,
     idf_weights,
+    letter_reply,
     run_dialogue_graph,
     tokens,
 )
@@ -59,6 +67,7 @@ __all__ = [
     "ToMATOQuestion",
     "align_options",
     "conversation_turns",
+    "direct_messages",
     "lexical_overlap_choice",
     "load_tomato",
     "make_tomato",
@@ -603,29 +612,114 @@ def _graph_answerer(
     return answer
 
 
+# -- the same model, directly: the paper's prompt -----------------------------------------------
+DIRECT_PROMPT_ID = "tomato.paper.v1"
+"""Shinoda et al. (2025), App. C, "Chat Messages with System Prompt for Evaluation on ToMATO"."""
+
+DIRECT_SYSTEM = (
+    "You are an expert at understanding human communication. Please leverage the information "
+    "provided and choose the most probable answer to the question from the options. Output "
+    "your final answer by strictly following this format: [A], [B], [C], or [D]"
+)
+"""The paper's system message, verbatim."""
+
+
+def direct_messages(item: Item) -> list[dict[str, str]]:
+    """The paper's evaluation messages for one question: the whole transcript as released
+    (``Name: "utterance"`` lines, no thoughts), the question, the options ``[A]``..``[D]``
+    in the file's order.
+
+    Examples
+    --------
+    >>> item = Item(id="x", story='Al B: "Hi!"', question="Q?", answer="a",
+    ...             choices=("a", "b", "c", "d"))
+    >>> print(direct_messages(item)[1]["content"])
+    # Transcript
+    Al B: "Hi!"
+    <BLANKLINE>
+    # Question
+    Q?
+    <BLANKLINE>
+    # Options
+    [A] a
+    [B] b
+    [C] c
+    [D] d
+    """
+    options = "\n".join(f"[{'ABCD'[i]}] {c}" for i, c in enumerate(item.choices))
+    user = f"# Transcript\n{item.story}\n\n# Question\n{item.question}\n\n# Options\n{options}"
+    return [{"role": "system", "content": DIRECT_SYSTEM}, {"role": "user", "content": user}]
+
+
+def read_direct(reply: str, item: Item) -> str | None:
+    """The option a reply names (``[X]`` as the release reads it, else a leading letter).
+
+    >>> item = Item(id="x", story="", question="", answer="b", choices=("a", "b", "c", "d"))
+    >>> read_direct("[B]", item), read_direct("I am not sure.", item)
+    ('b', None)
+    """
+    index = letter_reply(reply, "ABCD"[: len(item.choices)])
+    return None if index is None else item.choices[index]
+
+
+def _direct(base: Benchmark, tally: Tally) -> Benchmark:
+    from .direct import QuestionPrompt, make_direct
+
+    def breakdown(item: Item) -> dict[str, str]:
+        # The paper's lexical-overlap baseline beside the model, as on the graph path.
+        out = _breakdown(item)
+        lo = lexical_overlap_choice(item.question, item.choices)
+        tally.record(item.id, "lexical_overlap", item.choices[lo] == item.answer, out)
+        return out
+
+    return make_direct(base, QuestionPrompt(DIRECT_PROMPT_ID, direct_messages, read_direct,
+                                            breakdown))  # fmt: skip
+
+
+def _conversation(item: Item) -> str:
+    return item.story
+
+
 @benchmarks.register("tomato")
 def make_tomato(
-    similarity: Literal["lexical", "embedding"] = "lexical", embedder: Any = None
+    similarity: Literal["lexical", "embedding"] = "lexical",
+    embedder: Any = None,
+    *,
+    direct: bool = False,
+    dialogues: int | None = None,
 ) -> Benchmark:
     """The ToMATO adapter with the offline graph scorer (and the lexical-overlap baseline
-    in ``metrics``)."""
+    in ``metrics``).
+
+    Parameters
+    ----------
+    similarity, embedder
+        How options are aligned with a holder's turns (``align_options``).
+    direct : bool
+        The same-model direct baseline: each question asked in the paper's own prompt
+        (``direct_messages``) through the run's LLM client, scored by the same scorer.
+    dialogues : int, optional
+        Only the questions of the first ``dialogues`` conversations of the file.
+    """
     tally = Tally()
-    if similarity == "embedding" and embedder is None:
+    load = first_dialogues(load_tomato, dialogues, _conversation)
+    if similarity == "embedding" and embedder is None and not direct:
         from .text_metrics import EmbeddingSimilarity
 
         if not EmbeddingSimilarity.available():
             raise BeliefGraphError(EmbeddingSimilarity.unavailable_reason())
         embedder = EmbeddingSimilarity()
-    return Benchmark(
+    base = Benchmark(
         name="tomato",
-        load=load_tomato,
+        load=load,
         build=_build,
         answer=_graph_answerer(tally, similarity, embedder),
         breakdowns=BREAKDOWNS,
         metrics=tally.metrics(),
         parallel=False,  # the tally the metrics read lives in this process
-        story_key=lambda item: item.story,
+        story_key=_conversation,
     )
+    return _direct(base, tally) if direct else base
 
 
 # -- the LLM option scorer -----------------------------------------------------------------
