@@ -121,7 +121,11 @@ def first_dialogues(load: Loader, n: int | None, key: Callable[[Item], str]) -> 
     return sample
 
 
-_LETTER = re.compile(r"\[\s*([A-H])\s*\]|\"option\"\s*:\s*\"\s*([A-H])\b|^\W*([A-H])\b")
+_LETTERS_READ = (
+    re.compile(r"\[\s*([A-H])\s*\]"),
+    re.compile(r"\"option\"\s*:\s*\"\s*([A-H])\b"),
+    re.compile(r"^\W*([A-H])\b"),
+)
 
 
 def letter_reply(reply: str, letters: Sequence[str]) -> int | None:
@@ -138,11 +142,11 @@ def letter_reply(reply: str, letters: Sequence[str]) -> int | None:
     >>> letter_reply("D: None of the above.", "ABCD"), letter_reply("Maybe.", "ABCD")
     (3, None)
     """
-    m = _LETTER.search(reply.strip())
-    if m is None:
-        return None
-    letter = next(g for g in m.groups() if g)
-    return letters.index(letter) if letter in letters else None
+    for pattern in _LETTERS_READ:
+        m = pattern.search(reply.strip())
+        if m is not None:
+            return letters.index(m[1]) if m[1] in letters else None
+    return None
 
 
 # -- words ---------------------------------------------------------------------------------

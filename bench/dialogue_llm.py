@@ -119,7 +119,9 @@ def replay(model: str = "frontier", data: Path | None = None) -> dict[str, Any]:
             written = {name: run(name, kind, llm, data).llm_deferred for name in names}
             for answers in answer_files(file):
 
-                def again(names: list[str] = names, kind: str = kind) -> None:
+                def again(
+                    names: list[str] = names, kind: str = kind, llm: dict[str, Any] = llm
+                ) -> None:
                     for name in names:
                         run(name, kind, llm, data)
 
@@ -161,7 +163,8 @@ def main() -> None:
             print(f"{kind:8s} {name:27s} {got['n']:3d} items, {d:2d} dialogues: accuracy "
                   f"{got['accuracy']:.3f}, answered {got['answered']}; "
                   f"{got['requests'] / d:.2f} requests per dialogue, {got['calls']} calls, "
-                  f"{got['seconds'] / d:.3f} s per dialogue replayed, {got['left']} left")  # fmt: skip
+                  f"{got['seconds'] / d:.3f} s per dialogue replayed, "
+                  f"{got['left']} left")  # fmt: skip
             for key in ("by_state_order", "by_task", "by_attribute"):
                 if key in got:
                     print(f"      {key[3:]}: " + ", ".join(
