@@ -372,13 +372,49 @@ def _speaker(graph: BeliefGraph, first_name: str) -> str:
     )
 
 
-def _turns(graph: BeliefGraph) -> dict[int, tuple[str, str]]:
-    """Turn index -> (speaker, text) of each spoken turn, from the graph's utterance events."""
+def _turns(item: Item, graph: BeliefGraph) -> dict[int, tuple[str, str]]:
+    """Turn index -> (speaker, words said) of each spoken turn: the speaker as the graph
+    names them, the words from the transcript. Under an LLM parse the graph's events hold
+    what the model typed each turn as saying, not the words, so the quote a question
+    anchors on is matched against the transcript whatever the parser."""
+    said = conversation_turns(item.story)
     out: dict[int, tuple[str, str]] = {}
     for e in graph.events:
-        if e.kind == "tell" and e.agent and e.proposition is not None:
-            out.setdefault(e.sentence_index, (e.agent, e.proposition.value or ""))
+        if e.kind == "tell" and e.agent and e.sentence_index < len(said):
+            out.setdefault(e.sentence_index, (e.agent, said[e.sentence_index].text))
     return dict(sorted(out.items()))
+
+
+def model_readings(
+    item: Item, graph: BeliefGraph, holder: str, target: str
+) -> dict[int, list[str]]:
+    """Turn index -> what a model's parse of the dialogue adds to ``holder``'s perspective
+    at that turn (empty for an offline graph):
+
+    - each turn's content as the model typed it (what the speaker claims, asks, feels or
+      wants: the ``llm`` events, heard by both speakers);
+    - the beliefs the parse says ``holder`` holds about ``target`` (``(holder, target)``),
+      ``target`` holds and shows in that turn (``(target,)``: the graph propagates it to
+      whoever perceived the turn), or, for a first-order question, ``holder`` holds
+      (``(holder,)``), each at its last evidence turn and only when ``holder`` perceived
+      that turn.
+    """
+    out: dict[int, list[str]] = {}
+    for e in graph.events:
+        if e.parser == "llm" and e.proposition is not None and holder in e.perceivers:
+            p = e.proposition
+            words = " ".join(w for w in (p.relation, p.value or "") if w not in ("say", ""))
+            out.setdefault(e.sentence_index, []).append(words)
+    chains = {(holder, target), (target,)} if target != holder else {(holder,)}
+    for b in graph.story.implied:
+        at = max(b.evidence)
+        if b.holders in chains and holder in _perceivers(graph, at):
+            out.setdefault(at, []).append(b.wording)
+    return out
+
+
+def _perceivers(graph: BeliefGraph, turn: int) -> set[str]:
+    return {p for e in graph.events if e.sentence_index == turn for p in e.perceivers}
 
 
 def anchor_turn(item: Item, graph: BeliefGraph) -> int:
@@ -388,7 +424,7 @@ def anchor_turn(item: Item, graph: BeliefGraph) -> int:
     breaks ties between identical lines and stands in when the quote is not found.
     """
     holder = _speaker(graph, item.meta["holder"])
-    turns = _turns(graph)
+    turns = _turns(item, graph)
     wanted = " ".join(str(item.meta["utterance"]).split())
     hits = [i for i, (s, t) in turns.items() if s == holder and t == wanted]
     hint = None
@@ -461,10 +497,12 @@ def align_options(
     ``text_metrics.EmbeddingSimilarity``).
     """
     holder = _speaker(graph, item.meta["holder"])
+    target = _speaker(graph, item.meta.get("target", item.meta["holder"]))
     anchor = anchor_turn(item, graph)
-    turns = _turns(graph)
+    turns = _turns(item, graph)
     texts = {i: t for i, (_, t) in turns.items()}
-    idf = idf_weights(list(texts.values()))
+    read = model_readings(item, graph, holder, target)
+    idf = idf_weights([*texts.values(), *(r for rs in read.values() for r in rs)])
     first_by_other: dict[str, int] = {}
     for i, (s, t) in turns.items():
         for w in content_words(t):
@@ -495,6 +533,9 @@ def align_options(
                 s = 20.0 * sum(embedder.score(body, [texts[j]]) for j in windows[k])
             else:
                 window = {w for j in windows[k] for w in content_words(texts[j])}
+                # The model's reading of the same turns: what it says the holder could
+                # take the speakers to think, feel or want there.
+                window |= {w for j in windows[k] for r in read.get(j, ()) for w in content_words(r)}
                 s = sum(idf.get(w, 0.0) for w in words & window)
             late = sum(idf.get(w, 0.0) for w in words if first_by_other.get(w, -1) > k)
             scores.append(s - late_penalty * late)
@@ -753,7 +794,7 @@ class ToMATOLLMScorer:
         """
         holder = _speaker(graph, item.meta["holder"])
         anchor = anchor_turn(item, graph)
-        turns = _turns(graph)
+        turns = _turns(item, graph)
         seen = perceived_turns(graph, holder, anchor)
         transcript = "\n".join(f'{turns[i][0]}: "{turns[i][1]}"' for i in seen if i in turns)
         return LLMOptionScorer.messages(transcript, item.question, item.choices)

@@ -73,10 +73,10 @@ def dialogues(name: str, data: Path | None = None) -> int:
     return len({bench.story_key(i) for i in items})
 
 
-def answer_files(file: str) -> list[Path]:
+def answer_files(file: str, folder: Path = RECORDED) -> list[Path]:
     """The recorded answers of one request file, every round (``_r2`` ...), in order."""
-    first = RECORDED / f"{file}.answers.jsonl"
-    later = sorted(RECORDED.glob(f"{file}_r*.answers.jsonl"))
+    first = folder / f"{file}.answers.jsonl"
+    later = sorted(folder.glob(f"{file}_r*.answers.jsonl"))
     return [p for p in (first, *later) if p.exists()]
 
 
@@ -107,7 +107,9 @@ def export(folder: Path, model: str = "frontier") -> dict[str, int]:
     return out
 
 
-def replay(model: str = "frontier", data: Path | None = None) -> dict[str, Any]:
+def replay(
+    model: str = "frontier", data: Path | None = None, answers: Path = RECORDED
+) -> dict[str, Any]:
     """Kind -> run -> figures of the replayed run (with ``requests``, ``left``, ``calls``,
     ``dialogues`` and ``seconds``)."""
     table: dict[str, Any] = {}
@@ -117,7 +119,7 @@ def replay(model: str = "frontier", data: Path | None = None) -> dict[str, Any]:
             cache = Path(tmp) / "cache.sqlite3"
             llm = {"model": model, "batch_out": str(Path(tmp) / "req.jsonl"), "cache": str(cache)}
             written = {name: run(name, kind, llm, data).llm_deferred for name in names}
-            for answers in answer_files(file):
+            for recorded in answer_files(file, answers):
 
                 def again(
                     names: list[str] = names, kind: str = kind, llm: dict[str, Any] = llm
@@ -125,8 +127,8 @@ def replay(model: str = "frontier", data: Path | None = None) -> dict[str, Any]:
                     for name in names:
                         run(name, kind, llm, data)
 
-                report = import_rounds(answers, LLMCache(cache), again)
-                table.setdefault("imports", {})[answers.name] = {
+                report = import_rounds(recorded, LLMCache(cache), again)
+                table.setdefault("imports", {})[recorded.name] = {
                     "stored": report.stored,
                     "failures": len(report.failures),
                     "problems": len(report.problems),
@@ -148,12 +150,13 @@ def main() -> None:
     ap.add_argument("--export", type=Path, default=None, help="write the request files here")
     ap.add_argument("--expected", type=Path, default=None, help="write the figures as JSON")
     ap.add_argument("--model", default="frontier")
+    ap.add_argument("--answers", type=Path, default=RECORDED, help="the answer files' folder")
     args = ap.parse_args()
     if args.export is not None:
         for file, n in export(args.export, args.model).items():
             print(f"{args.export / file}.jsonl: {n} requests")
         return
-    table = replay(args.model)
+    table = replay(args.model, answers=args.answers)
     for answers, rep in table.get("imports", {}).items():
         print(f"{answers}: {rep['stored']} stored, {rep['failures']} failed their schema, "
               f"{rep['problems']} lines not stored")  # fmt: skip
