@@ -54,6 +54,7 @@ __all__ = [
     "letter_reply",
     "run_dialogue_graph",
     "tokens",
+    "turn_words",
 ]
 
 LETTERS = "ABCDEFGH"
@@ -79,6 +80,19 @@ def run_dialogue_graph(
     return dialogue_graph(
         turns, trust=trust, participants=participants, max_order=max_order, parser=chosen_llm()
     )
+
+
+def turn_words(graph: BeliefGraph) -> dict[int, str]:
+    """Turn index -> the words of that turn, from the graph's sentences (each a turn as the
+    dialogue parser rendered it, ``Name says: ...``), whatever the parser: under an LLM parse
+    the events hold what the model typed each turn as saying, not the words.
+
+    Examples
+    --------
+    >>> turn_words(run_dialogue_graph([("Ann", "It is: closed."), ("Bob", "Oh.")]))
+    {0: 'It is: closed.', 1: 'Oh.'}
+    """
+    return {s.index: s.text.partition(": ")[2] for s in graph.story.sentences}
 
 
 # -- samples -------------------------------------------------------------------------------

@@ -73,6 +73,7 @@ from .dialogue import (
     letter_reply,
     run_dialogue_graph,
     tokens,
+    turn_words,
 )
 from .item import Item, ItemResult
 from .loading import Problems, read_text, require_utf8, strict_if_none
@@ -664,17 +665,26 @@ def recipient_perspective(item: Item, graph: BeliefGraph) -> tuple[dict[str, flo
 
     The recipient's own turns count fully; the initiator's turns count by the trust the
     recipient's belief in them carries (``Belief.trust``), and not at all when the edge kept
-    the testimony out.
+    the testimony out. Each turn counts its words (from the transcript); under a model's
+    parse (``parser="llm"``) also what the model typed it as saying, feeling or wanting, at
+    the same weight, and the beliefs the parse gives the recipient in this window, in full.
     """
     recipient = item.meta["recipient"]
     policy = graph.trust
     _, _, start = session_edges(item)
+    said = turn_words(graph)
     edge = (
         policy.edge(recipient, item.meta["initiator"], graph.end)
         if isinstance(policy, EdgeTrust)
         else None
     )
     weights: dict[str, float] = {}
+
+    def add(text: str, w: float) -> None:
+        for word in content_words(text):
+            weights[word] = max(weights.get(word, 0.0), w)
+
+    turn_weight: dict[int, float] = {}
     for e in graph.events:
         if e.sentence_index < start or e.kind != "tell" or e.proposition is None:
             continue
@@ -683,11 +693,31 @@ def recipient_perspective(item: Item, graph: BeliefGraph) -> tuple[dict[str, flo
         else:
             b = graph.belief((recipient,), variable=e.proposition.variable)
             w = b.trust if b is not None and b.trust is not None else 0.0
-        for word in content_words(e.proposition.value or ""):
-            weights[word] = max(weights.get(word, 0.0), w)
+        i = e.sentence_index
+        turn_weight[i] = max(turn_weight.get(i, 0.0), w)
+        if e.parser == "llm":
+            add(_reading(e.proposition), w)
+    for i, w in turn_weight.items():
+        add(said.get(i, ""), w)
+    for b in graph.story.implied:
+        if b.holders == (recipient,) and max(b.evidence) >= start:
+            add(b.wording, 1.0)
     if edge is None:
         edge = TrustEdge(truster=recipient, trustee=item.meta["initiator"], weight=0.5)
     return weights, edge
+
+
+def _reading(p: Proposition) -> str:
+    """A typed proposition's words (the bare ``say`` of an untyped turn left out)."""
+    return " ".join(w for w in (p.relation, p.value or "") if w and w != "say")
+
+
+def model_texts(graph: BeliefGraph) -> list[str]:
+    """What a model's parse wrote about the dialogue (its typed turns and implied beliefs);
+    empty for an offline graph."""
+    out = [_reading(e.proposition) for e in graph.events
+           if e.parser == "llm" and e.proposition is not None]  # fmt: skip
+    return [*out, *(b.wording for b in graph.story.implied)]
 
 
 def retrospective_choice(
@@ -697,7 +727,7 @@ def retrospective_choice(
     the scores and the trust edge read."""
     weights, edge = recipient_perspective(item, graph)
     texts = item.story.splitlines()
-    idf = idf_weights(texts)
+    idf = idf_weights([*texts, *model_texts(graph)])
     seen = {t for line in texts for t in tokens(line)}
     scores = []
     for o in options:

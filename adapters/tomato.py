@@ -57,6 +57,7 @@ from .dialogue import (
     letter_reply,
     run_dialogue_graph,
     tokens,
+    turn_words,
 )
 from .item import Item, ItemResult
 from .loading import Problems, read_text, require_utf8, strict_if_none
@@ -372,16 +373,15 @@ def _speaker(graph: BeliefGraph, first_name: str) -> str:
     )
 
 
-def _turns(item: Item, graph: BeliefGraph) -> dict[int, tuple[str, str]]:
-    """Turn index -> (speaker, words said) of each spoken turn: the speaker as the graph
-    names them, the words from the transcript. Under an LLM parse the graph's events hold
-    what the model typed each turn as saying, not the words, so the quote a question
-    anchors on is matched against the transcript whatever the parser."""
-    said = conversation_turns(item.story)
+def _turns(graph: BeliefGraph) -> dict[int, tuple[str, str]]:
+    """Turn index -> (speaker, words said) of each spoken turn (``turn_words``: the words,
+    whatever the parser, so the quote a question anchors on is matched under an LLM parse
+    too)."""
+    said = turn_words(graph)
     out: dict[int, tuple[str, str]] = {}
     for e in graph.events:
-        if e.kind == "tell" and e.agent and e.sentence_index < len(said):
-            out.setdefault(e.sentence_index, (e.agent, said[e.sentence_index].text))
+        if e.kind == "tell" and e.agent and e.sentence_index in said:
+            out.setdefault(e.sentence_index, (e.agent, said[e.sentence_index]))
     return dict(sorted(out.items()))
 
 
@@ -424,7 +424,7 @@ def anchor_turn(item: Item, graph: BeliefGraph) -> int:
     breaks ties between identical lines and stands in when the quote is not found.
     """
     holder = _speaker(graph, item.meta["holder"])
-    turns = _turns(item, graph)
+    turns = _turns(graph)
     wanted = " ".join(str(item.meta["utterance"]).split())
     hits = [i for i, (s, t) in turns.items() if s == holder and t == wanted]
     hint = None
@@ -499,7 +499,7 @@ def align_options(
     holder = _speaker(graph, item.meta["holder"])
     target = _speaker(graph, item.meta.get("target", item.meta["holder"]))
     anchor = anchor_turn(item, graph)
-    turns = _turns(item, graph)
+    turns = _turns(graph)
     texts = {i: t for i, (_, t) in turns.items()}
     read = model_readings(item, graph, holder, target)
     idf = idf_weights([*texts.values(), *(r for rs in read.values() for r in rs)])
@@ -794,7 +794,7 @@ class ToMATOLLMScorer:
         """
         holder = _speaker(graph, item.meta["holder"])
         anchor = anchor_turn(item, graph)
-        turns = _turns(item, graph)
+        turns = _turns(graph)
         seen = perceived_turns(graph, holder, anchor)
         transcript = "\n".join(f'{turns[i][0]}: "{turns[i][1]}"' for i in seen if i in turns)
         return LLMOptionScorer.messages(transcript, item.question, item.choices)
