@@ -1,8 +1,8 @@
 """What the ToMATO and DialToM adapters share: the run's dialogue graph, words, option scoring.
 
-- ``run_dialogue_graph`` is ``beliefgraph.dialogue.dialogue_graph`` (one event per turn:
-  spoken turns are public ``tell`` events, hidden thoughts are perceived by their holder
-  only) under the run's parser choice.
+- ``run_dialogue_graph`` is ``beliefgraph.dialogue.dialogue_graph`` (one event per turn
+  offline, one or more under a model's parse: spoken turns are public ``tell`` events, hidden
+  thoughts are perceived by their holder only) under the run's parser choice.
 - ``tokens``, ``content_words`` and ``idf_weights`` are the lexical scorers' words.
 - ``LLMOptionScorer`` asks a model to choose an option (through the one LLM client, any
   OpenAI-compatible server); it is built only when an endpoint is configured.
@@ -35,10 +35,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from beliefgraph.dialogue import dialogue_graph
+from beliefgraph.dialogue import dialogue_story
 from beliefgraph.errors import ConfigurationError
 from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import ParsedStory
 from beliefgraph.parsers.llm.dialogue import Turn
+from beliefgraph.solvers.trust import EdgeTrust
 
 from .item import Item
 from .loading import LoadedItems, Problems
@@ -52,6 +54,7 @@ __all__ = [
     "first_dialogues",
     "idf_weights",
     "letter_reply",
+    "on_events",
     "run_dialogue_graph",
     "tokens",
     "turn_words",
@@ -71,15 +74,46 @@ def run_dialogue_graph(
     """``beliefgraph.dialogue.dialogue_graph`` under the run's parser choice: with
     ``evaluate(parser="llm")`` one call types what is said; offline each turn tells its words.
 
+    An ``EdgeTrust``'s edges are timed by turn (turn k is time k, as ``estimate_trust`` sets
+    them); a model's parse may give a turn several events, so they are retimed to each turn's
+    first event.
+
     Examples
     --------
     >>> g = run_dialogue_graph([("Ann", "The shop is closed."), ("Bob", "Thanks, I see.")])
     >>> [e.perceivers for e in g.events]
     [('Ann', 'Bob'), ('Ann', 'Bob')]
     """
-    return dialogue_graph(
-        turns, trust=trust, participants=participants, max_order=max_order, parser=chosen_llm()
-    )
+    story = dialogue_story(turns, participants, parser=chosen_llm())
+    return BeliefGraph(story, trust=on_events(trust, story), max_order=max_order)
+
+
+def on_events(trust: Any, story: ParsedStory) -> Any:
+    """``trust`` with an ``EdgeTrust``'s turn-timed edges retimed to the story's events (the
+    first event of each turn); any other policy as it is.
+
+    Examples
+    --------
+    >>> from beliefgraph.dialogue import dialogue_story
+    >>> from beliefgraph.models import TrustEdge
+    >>> s = dialogue_story([("Ann", "Hi."), ("Bob", "Hey.")])
+    >>> e = TrustEdge(truster="Bob", trustee="Ann", start=2, weight=0.2)
+    >>> on_events(EdgeTrust(edges=(e,)), s).edges[0].start  # one event per turn: unchanged
+    2
+    """
+    if not isinstance(trust, EdgeTrust) or all(len(x.events) == 1 for x in story.sentences):
+        return trust
+    first = {x.index + 1: min(x.events) for x in story.sentences if x.events}
+    after = max((e.id for e in story.events), default=0) + 1
+
+    def at(t: int | None) -> int | None:
+        if t is None or t < 1:
+            return t
+        return first.get(t, after)
+
+    edges = tuple(e.model_copy(update={"start": at(e.start), "end": at(e.end)})
+                  for e in trust.edges)  # fmt: skip
+    return trust.model_copy(update={"edges": edges})
 
 
 def turn_words(graph: BeliefGraph) -> dict[int, str]:
