@@ -393,11 +393,11 @@ def model_readings(
 
     - each turn's content as the model typed it (what the speaker claims, asks, feels or
       wants: the ``llm`` events, heard by both speakers);
-    - the beliefs the parse says ``holder`` holds about ``target`` (``(holder, target)``),
-      ``target`` holds and shows in that turn (``(target,)``: the graph propagates it to
-      whoever perceived the turn), or, for a first-order question, ``holder`` holds
-      (``(holder,)``), each at its last evidence turn and only when ``holder`` perceived
-      that turn.
+    - the beliefs the parse says ``holder`` holds about ``target`` (``(holder, target)``, or
+      ``(holder,)`` with ``target`` as the subject), ``target`` holds and shows in that turn
+      (``(target,)``: the graph propagates it to whoever perceived the turn), or, for a
+      first-order question, ``holder`` holds (``(holder,)``), each at its last evidence turn
+      and only when ``holder`` perceived that turn.
     """
     out: dict[int, list[str]] = {}
     for e in graph.events:
@@ -408,7 +408,8 @@ def model_readings(
     chains = {(holder, target), (target,)} if target != holder else {(holder,)}
     for b in graph.story.implied:
         at = max(b.evidence)
-        if b.holders in chains and holder in _perceivers(graph, at):
+        about = b.holders == (holder,) and b.proposition.subject == target
+        if (b.holders in chains or about) and holder in _perceivers(graph, at):
             out.setdefault(at, []).append(b.wording)
     return out
 

@@ -114,3 +114,27 @@ def test_a_turn_without_events_is_an_error(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(dialogue, "parse_dialogue", lambda *a, **k: one)
     with pytest.raises(DataFormatError, match=r"none for turns \[2\]"):
         dialogue.dialogue_story([("Ann", "Hi."), ("Bob", "Hey.")])
+
+
+def test_a_model_that_uses_first_names_still_names_the_speakers(stub: StubServer) -> None:
+    # The conversation's lines name "Al Bo"; a model calls him "Al", as the lines themselves
+    # do. Before, every such utterance failed the speaker check and was dropped.
+    short = {
+        "actors": ["Al", "Cy"],
+        "items": [
+            {"type": "utterance", "sentence": 3, "speaker": "Al",
+             "content": {"subject": "Al", "relation": "lose", "value": "his job"}},
+            {"type": "utterance", "sentence": 4, "speaker": "Cy", "force": "request",
+             "content": {"subject": "Al", "relation": "pay", "value": "for the trip"}},
+        ],
+        "beliefs": [{"holders": ["Cy"], "proposition": "Al is short of money",
+                     "claim": {"content_type": "Trait/Value", "subject": "Al", "relation": "be",
+                               "value": "short of money"}, "evidence": [3], "how": "inferred"}],
+    }  # fmt: skip
+    stub.script(short)
+    with using_parser(_parser(stub)):
+        graph = _build(_item("?", ("a", "b", "c", "d")))
+    assert graph.actors == ("Al Bo", "Cy Do")  # no third and fourth person
+    said = [(e.sentence_index, e.agent, e.parser) for e in graph.events if e.parser == "llm"]
+    assert said == [(2, "Al Bo", "llm"), (3, "Cy Do", "llm")]
+    assert [b.holders for b in graph.story.implied] == [("Cy Do",)]

@@ -313,6 +313,31 @@ def name_key(name: str) -> str:
     return " ".join(words)
 
 
+def short_names(people: Iterable[str]) -> dict[str, str]:
+    """Key -> full name, for the first and the last word of each participant's name that no
+    other participant's name shares: a model that calls "Liam Johnson" "Liam" (as a
+    conversation's own lines do) still names him.
+
+    Examples
+    --------
+    >>> short_names(["Liam Johnson", "Jaxon Prentice", "Ann"])
+    {'liam': 'Liam Johnson', 'johnson': 'Liam Johnson', 'jaxon': 'Jaxon Prentice', \
+'prentice': 'Jaxon Prentice'}
+    >>> short_names(["Ann Lee", "Ann Roe"])
+    {'lee': 'Ann Lee', 'roe': 'Ann Roe'}
+    """
+    people = list(people)
+    full = {name_key(p) for p in people}
+    seen: dict[str, list[str]] = {}
+    for p in people:
+        words = name_key(p).split()
+        if len(words) < 2:
+            continue
+        for w in dict.fromkeys((words[0], words[-1])):
+            seen.setdefault(w, []).append(p)
+    return {w: ps[0] for w, ps in seen.items() if len(ps) == 1 and w not in full}
+
+
 def resolve(key: str, known: Iterable[str]) -> str | None:
     """The known key ``key`` names: itself, or the one known key with the same head noun
     whose words include its words or are included in them ("bag" for "kfc bag").
@@ -366,6 +391,7 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
     known_actors = {name_key(a) for a in ctx.get("actors", ())}
     known_things = {name_key(e) for e in ctx.get("entities", ())}
     speakers: dict[int, str] = {int(k): v for k, v in (ctx.get("speakers") or {}).items()}
+    aliases = short_names(ctx.get("actors", ())) if speakers else {}
     problems: list[str] = []
 
     actors = set(known_actors)
@@ -429,7 +455,10 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
             for a in item.addressees:
                 actor(where, a)
             turn = speakers.get(s - first)
-            if turn is not None and name_key(item.speaker) != name_key(turn):
+            said = name_key(item.speaker)
+            if said in aliases:  # "Liam" for the turn of "Liam Johnson"
+                said = name_key(aliases[said])
+            if turn is not None and said != name_key(turn):
                 problems.append(f"{where}: speaker is {item.speaker!r} but the turn is {turn!r}")
         elif isinstance(item, MentalState):
             actor(where, item.holder)
