@@ -53,7 +53,8 @@ from beliefgraph.api import track
 from beliefgraph.errors import ConfigurationError, DataFormatError, UnsupportedQuestionError
 from beliefgraph.explain import explain
 from beliefgraph.graph import BeliefGraph
-from beliefgraph.models import Entity, Event, ParsedStory, Proposition, Sentence
+from beliefgraph.models import Belief, Entity, Event, ParsedStory, Proposition, Sentence
+from beliefgraph.reasoning.attitude import attitude_of
 from beliefgraph.solvers import PerceptionModel
 
 from .benchmark import Benchmark, benchmarks
@@ -537,9 +538,11 @@ class _Answer:
 class _Context:
     """What answering one item needs: the graph, the item's names, the object's history."""
 
-    def __init__(self, item: Item, graph: BeliefGraph) -> None:
+    def __init__(self, item: Item, graph: BeliefGraph, *, text: bool = False) -> None:
         self.item = item
         self.graph = graph
+        self.text = text
+        """Text mode: the graph names things in the narrative's words, not the plot's."""
         info = item.meta.get("plot_info") or {}
         self.mover: str = info.get("mover", "")
         self.observer: str = info.get("observer", "")
@@ -557,9 +560,20 @@ class _Context:
 
     def entity(self, name: str, kinds: tuple[str, ...]) -> str:
         wanted = normalise(name)
-        for e in self.graph.story.entities:
-            if e.kind in kinds and (normalise(e.name) == wanted or e.name.lower() == name.lower()):
+        candidates = [e for e in self.graph.story.entities if e.kind in kinds]
+        for e in candidates:
+            if normalise(e.name) == wanted or e.name.lower() == name.lower():
                 return e.name
+        # A narrative names things in its own words ("the glass bottle" for the release's
+        # "bottle"): the one thing whose words include the question's, or are included in
+        # them, with the same head noun.
+        words = wanted.replace("_", " ").split()
+        near = [e.name for e in candidates
+                if self.text and (theirs := normalise(e.name).replace("_", " ").split()) and words
+                and theirs[-1] == words[-1]
+                and (set(words) <= set(theirs) or set(theirs) <= set(words))]  # fmt: skip
+        if len(near) == 1:
+            return near[0]
         raise UnsupportedQuestionError(
             f"the {name!r} in {self.item.question!r} is not in the plot; known: "
             f"{[e.name for e in self.graph.story.entities if e.kind in kinds]}"
@@ -575,16 +589,53 @@ class _Context:
         return "other"
 
 
+def _places(graph: BeliefGraph, chain: tuple[str, ...], obj: str) -> tuple[Belief, Belief] | None:
+    """The chain's first belief about where ``obj`` is and the one it holds at the end (a
+    belief about its container's place when the chain believes the container moved later),
+    or None when it holds none.
+
+    A narrative places a thing either way, "the hat is in the box" or "the box contains the
+    hat" (two variables of the graph), so both count, and the latest formed wins; and a
+    thing goes where its container is carried ("he carried the bottle outside": the melon in
+    it is outside too).
+    """
+    found = list(graph.timeline_of(chain, variable=(obj, "in")))
+    for var in graph.variables:
+        if len(var) == 2 and var[1] == "contains" and var[0] != obj:
+            found += [b for b in graph.timeline_of(chain, variable=var)
+                      if normalise(str(b.proposition.value or "")) == normalise(obj)]  # fmt: skip
+    if not found:
+        return None
+    found.sort(key=lambda b: b.start)
+    held = [b for b in found if b.holds_at(graph.end)] or found
+    end = held[-1]
+    where = _place_of(end)
+    if where != obj:
+        later = [b for b in graph.timeline_of(chain, variable=(where, "in"))
+                 if b.start > end.start and b.holds_at(graph.end)]  # fmt: skip
+        if later:
+            end = later[-1]
+    return found[0], end
+
+
+def _place_of(b: Belief) -> str:
+    """Where a belief from ``_places`` puts its thing: the value of "in", the subject of
+    "contains" (the container)."""
+    p = b.proposition
+    return p.subject if p.relation == "contains" else str(p.value)
+
+
 def _location_history(graph: BeliefGraph, chain: tuple[str, ...]) -> dict[str, tuple[str, str]]:
     """Object -> (where the chain first believed it was, where it believes it is at the end)."""
     out: dict[str, tuple[str, str]] = {}
-    for var in graph.variables:
-        if len(var) != 2 or var[1] != "in":
-            continue
-        line = graph.timeline_of(chain, variable=var)
-        end = graph.belief(chain, variable=var)
-        if line and end is not None:
-            out[var[0]] = (str(line[0].proposition.value), str(end.proposition.value))
+    things = {v[0] for v in graph.variables if len(v) == 2 and v[1] == "in"}
+    things |= {str(e.proposition.value) for e in graph.story.events
+               if e.proposition is not None and e.proposition.relation == "contains"
+               and e.proposition.value}  # fmt: skip
+    for obj in sorted(things):
+        places = _places(graph, chain, obj)
+        if places is not None:
+            out[obj] = (_place_of(places[0]), _place_of(places[1]))
     return out
 
 
@@ -596,22 +647,24 @@ def _location(ctx: _Context, q: _Question) -> _Answer:
     graph = ctx.graph
     chain = tuple(ctx.actor(a) for a in q.chain)
     obj = ctx.entity(q.target, ("object",))
+    world = _places(graph, (), obj)
     if q.kind == "narrator":
-        line = graph.timeline_of((), obj=obj)
-        if not line:
+        if world is None:
             return _Answer(None, (f"The plot never places the {obj}.",))
-        b = line[0] if q.at_start else line[-1]
-        value = str(b.proposition.value)
+        value = _place_of(world[0] if q.at_start else world[1])
         when = "at the start" if q.at_start else "at the end"
         return _Answer(value, (f"In the plot the {obj} is in {_np(value)} {when}.",))
-    b = graph.belief(chain, obj=obj)
-    if b is None:
+    places = _places(graph, chain, obj)
+    if places is None:
         return _Answer(None, (f"{_who(chain)} nothing about the {obj}.",))
-    value = str(b.proposition.value)
+    b = places[1]
+    value = _place_of(b)
     lines = explain(graph, b)
     if q.kind == "fine":
         return _Answer(value, lines)
-    initial = graph.timeline_of((), obj=obj)[0].proposition.value
+    if world is None:
+        return _Answer(None, (*lines, f"The story never places the {obj} itself."))
+    initial = _place_of(world[0])
     yes = "Yes" if value == initial else "No"
     return _Answer(yes, (*lines, f"Its initial location is {_np(str(initial))}, so: {yes}."))
 
@@ -715,12 +768,10 @@ def _accessibility(ctx: _Context, q: _Question) -> _Answer:
 def _attitude(ctx: _Context, q: _Question) -> _Answer:
     who = ctx.actor(q.chain[0])
     obj = ctx.entity(q.target, ("object",))
-    likes = hates = False
-    for relation in ("like", "hate"):
-        b = ctx.graph.belief((who,), variable=(who, relation, obj))
-        if b is not None and b.proposition.assigned is True:
-            likes |= relation == "like"
-            hates |= relation == "hate"
+    # The preference however the parse worded it (a template's "likes", a narrative's
+    # "despised", "adored"); the latest one the holder formed wins.
+    held = attitude_of(ctx.graph, who, obj).value
+    likes, hates = held == "like", held == "hate"
     aim = _aim(ctx.item.meta)
     owner = _owner(ctx.new, ctx.graph.actors)
     if aim is None and owner is not None and owner == ctx.mover:
@@ -761,6 +812,25 @@ def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
         a = _ANSWERERS[q.kind](ctx, q)
     except UnsupportedQuestionError as err:
         a = _Answer(None, (str(err),))
+    return _result(ctx, q, a, classify=True)
+
+
+def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
+    """Text mode: the graph's answer, a place read as the release's evaluator reads any
+    answer (``read_paper_reply``): the narrative names places in its own words ("the small
+    outdoor shed"), the gold in the plot's ("the outdoor shed"), and the direct baseline's
+    replies are read the same way."""
+    ctx = _Context(item, graph, text=True)
+    q: _Question | None = None
+    try:
+        q = _read_question(item.question)
+        a = _ANSWERERS[q.kind](ctx, q)
+    except UnsupportedQuestionError as err:
+        a = _Answer(None, (str(err),))
+    if q is not None and q.kind in ("fine", "narrator") and a.value is not None:
+        read = read_paper_reply(item, a.value)
+        how = "neither place" if read is None else read
+        a = _Answer(read, (*a.explanation, f"{a.value!r} read as the evaluator reads it: {how}."))
     return _result(ctx, q, a, classify=True)
 
 
@@ -1251,19 +1321,35 @@ class PaperPrompt:
         )
 
 
-def _first_stories(n: int | None) -> Callable[..., list[Item]]:
+def _first_stories(n: int | None, every: int | None = None) -> Callable[..., list[Item]]:
     """The loader, keeping the questions of the first ``n`` stories of ``meta_data.json``
-    (in its order): an item-blind sample."""
-    if n is None:
+    (in its order) and, with ``every``, every ``every``-th question of each story (its 1st,
+    then the ``1 + every``-th, ... in the loader's order: question file by name, then the
+    file's order): an item-blind sample."""
+    if n is None and every is None:
         return load_opentom
-    if n < 1:
-        raise ConfigurationError(f"stories must be a positive number, got {n!r}")
+    for name, value in (("stories", n), ("every", every)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):  # fmt: skip
+            raise ConfigurationError(f"{name} must be a positive number, got {value!r}")
 
     def load(path: Path, problems: Problems | None = None) -> list[Item]:
         items = load_opentom(path, problems)
-        folder = path if path.is_dir() else path.parent
-        keep = set(list(_read_json(folder / "meta_data.json"))[:n])
-        kept = [item for item in items if item.meta.get("story_id") in keep]
+        kept = list(items)
+        if n is not None:
+            folder = path if path.is_dir() else path.parent
+            keep = set(list(_read_json(folder / "meta_data.json"))[:n])
+            kept = [item for item in kept if item.meta.get("story_id") in keep]
+        if every is not None:
+            seen: dict[str, int] = {}
+            thinned = []
+            for item in kept:
+                story = str(item.meta.get("story_id"))
+                position = seen.get(story, 0)
+                seen[story] = position + 1
+                if position % every == 0:
+                    thinned.append(item)
+            kept = thinned
         return LoadedItems(kept, getattr(items, "problems", ()))
 
     return load
@@ -1271,7 +1357,11 @@ def _first_stories(n: int | None) -> Callable[..., list[Item]]:
 
 @benchmarks.register("opentom")
 def make_opentom(
-    mode: Literal["plot", "text"] = "plot", *, direct: bool = False, stories: int | None = None
+    mode: Literal["plot", "text"] = "plot",
+    *,
+    direct: bool = False,
+    stories: int | None = None,
+    every: int | None = None,
 ) -> Benchmark:
     """The OpenToM adapter.
 
@@ -1288,15 +1378,18 @@ def make_opentom(
         paper's evaluator reads it and scored by the same scorer (``adapters.direct``).
     stories : int, optional
         Only the questions of the first ``stories`` stories of ``meta_data.json``.
+    every : int, optional
+        Only every ``every``-th question of each story (its 1st, ``1 + every``-th, ... in
+        the loader's order): a smaller item-blind sample for a per-question baseline.
 
     Raises
     ------
     ConfigurationError
-        For another mode or a bad ``stories``.
+        For another mode or a bad ``stories`` or ``every``.
     """
     if mode not in ("plot", "text"):
         raise ConfigurationError(f"OpenToM modes are 'plot' and 'text', got {mode!r}")
-    base = _make_opentom(mode, stories)
+    base = _make_opentom(mode, stories, every)
     if direct:
         from .direct import make_direct
 
@@ -1304,12 +1397,12 @@ def make_opentom(
     return base
 
 
-def _make_opentom(mode: str, stories: int | None) -> Benchmark:
+def _make_opentom(mode: str, stories: int | None, every: int | None = None) -> Benchmark:
     return Benchmark(
         name="opentom",
-        load=_first_stories(stories),
+        load=_first_stories(stories, every),
         build=_text_build if mode == "text" else _build,
-        answer=_answer,
+        answer=_text_answer if mode == "text" else _answer,
         breakdowns=(
             "question_type",
             "attribute",

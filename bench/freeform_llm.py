@@ -7,7 +7,8 @@ Usage::
 
 Sample (item-blind, fixed before any answer was seen): SimpleToM, the 10 fixture stories of
 ``tests/fixtures/simpletom`` (30 questions) and their 10 aware controls; ToMBench, the first
-English story of each of three tasks chosen by what the graph reads (``TOMBENCH_TASKS``).
+English story of each of the release's 20 tasks (``tombench_tasks``; 38 questions; until
+stop 13 only the first story of three tasks, ``FIRST_TASKS``, which keep their recorded answers).
 
 Through beliefgraph (``freeform_through.jsonl``): per story one parse request and one
 grounding request (``beliefgraph.ground.v1``), independent, one batch round (an aware control
@@ -30,28 +31,34 @@ from pathlib import Path
 from typing import Any
 
 from beliefgraph.adapters import get_benchmark, load
+from beliefgraph.adapters.direct import import_rounds
 from beliefgraph.adapters.harness import answer_items
 from beliefgraph.adapters.item import Item
 from beliefgraph.adapters.simpletom import aware_controls, simpletom_report
 from beliefgraph.adapters.tombench import paper_figures
 from beliefgraph.api import using_parser
-from beliefgraph.parsers.llm import LLMCache, LLMParser, import_results
+from beliefgraph.parsers.llm import LLMCache, LLMParser
 
-__all__ = ["TOMBENCH_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
+__all__ = ["FIRST_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
 
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLETOM = ROOT / "tests" / "fixtures" / "simpletom"
 RECORDED = ROOT / "tests" / "fixtures" / "llm_recorded"
-TOMBENCH_TASKS = ("False Belief Task", "Percepts-Knowledge Links", "Knowledge-Attention Links")
-"""The ToMBench tasks sampled: belief and the two perception/knowledge tasks the graph's
-perception model reads (the first English story of each)."""
+FIRST_TASKS = ("False Belief Task", "Percepts-Knowledge Links", "Knowledge-Attention Links")
+"""The three ToMBench tasks of the first recorded sample (stop 12); the sample now takes every
+task (``tombench_tasks``)."""
 MODEL = "frontier"
 
 
 def _benchmarks() -> Path:
     root = os.environ.get("BELIEFGRAPH_BENCHMARKS")
     return Path(root) if root else ROOT.parent / "shared" / "benchmarks"
+
+
+def tombench_tasks(data: Path) -> list[str]:
+    """Every task of the ToMBench release (its ``.jsonl`` files, by name)."""
+    return sorted(f.stem for f in data.glob("*.jsonl"))
 
 
 def sample(tmp: Path) -> dict[str, list[Item]]:
@@ -61,7 +68,7 @@ def sample(tmp: Path) -> dict[str, list[Item]]:
     folder = tmp / "tombench"
     folder.mkdir(parents=True, exist_ok=True)
     data = _benchmarks() / "tombench" / "data"
-    for task in TOMBENCH_TASKS:
+    for task in tombench_tasks(data):
         lines = (data / f"{task}.jsonl").read_text(encoding="utf-8").splitlines()
         first = json.loads(lines[0], parse_constant=lambda _n: None)["STORY"]
         keep = [
@@ -78,10 +85,12 @@ FILES = {
 }
 """Request file -> (direct?, the parts of the sample it asks about)."""
 PARTS = ("simpletom", "controls", "tombench")
-ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_direct", "freeform_direct_controls")
+ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_through_r3", "freeform_direct",
+          "freeform_direct_controls", "freeform_direct_r3")  # fmt: skip
 """The recorded answer files, in the order they were answered: ``freeform_through_r2`` is the
 second batch round (the aware controls' grounding requests, added after round 1, and the three
-re-asks the parser wrote for answers that failed its consistency check)."""
+re-asks the parser wrote for answers that failed its consistency check); ``_r3`` the ToMBench
+stories the sample gained in stop 13 (the first English story of the other 17 tasks)."""
 MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer export is split: ``_2``...)."""
 
@@ -145,6 +154,17 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def write_split(lines: list[str], out: Path) -> list[Path]:
+    """``lines`` as request files of at most ``MAX_REQUESTS`` lines: ``out``, ``out_2``, ..."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for n in range(0, len(lines), MAX_REQUESTS):
+        part = out.with_name(f"{out.stem}_{n // MAX_REQUESTS + 1}{out.suffix}") if n else out
+        part.write_text("\n".join(lines[n : n + MAX_REQUESTS]) + "\n", encoding="utf-8")
+        written.append(part)
+    return written
+
+
 def export(out: Path) -> dict[str, int]:
     """Write the request files (``FILES``, each split at ``MAX_REQUESTS``) to ``out``; how many
     requests each kind holds."""
@@ -158,23 +178,19 @@ def export(out: Path) -> dict[str, int]:
             run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch, parts=parts)
             lines = batch.read_text(encoding="utf-8").splitlines()
             sizes[kind] = len(lines)
-            for n in range(0, len(lines), MAX_REQUESTS):
-                part = f"_{n // MAX_REQUESTS + 1}" if n else ""
-                chunk = lines[n : n + MAX_REQUESTS]
-                (out / f"freeform_{kind}{part}.jsonl").write_text(
-                    "\n".join(chunk) + "\n", encoding="utf-8"
-                )
+            write_split(lines, out / f"freeform_{kind}.jsonl")
     return sizes
 
 
-def replay(answers: Path = RECORDED) -> dict[str, Any]:
+def replay(answers: Path = RECORDED, next_round: Path | None = None) -> dict[str, Any]:
     """Import the recorded answers (``ROUNDS`` in ``answers``) into a fresh cache and rerun;
     the figures of each path and of the reasoner alone.
 
     Each path runs twice: once to write its requests (the batch file's rows map each
     ``custom_id`` to its cache key), once after the import, reading every answer from the
     cache (a batch file stays set, so a missing answer is written there, never sent, and
-    counted as ``left``).
+    counted as ``left``). With ``next_round``, those requests (the next batch round) are saved
+    there as ``freeform_<path>_next.jsonl``, split at ``MAX_REQUESTS``.
     """
     got: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -183,18 +199,21 @@ def replay(answers: Path = RECORDED) -> dict[str, Any]:
         cache = tmp / "cache.sqlite3"
         for path, direct in (("through", False), ("direct", True)):
             batch = tmp / f"{path}.jsonl"
-            run(items, direct=direct, cache=cache, batch=batch)
-            stored = failed = 0
-            for name in ROUNDS:
-                if (
-                    name.startswith(f"freeform_{path}")
-                    and (answers / f"{name}.answers.jsonl").exists()
-                ):
-                    if name.endswith("_r2"):  # the re-asks exist once round 1 is answered
-                        run(items, direct=direct, cache=cache, batch=batch)
-                    report = import_results(answers / f"{name}.answers.jsonl", LLMCache(cache))
-                    stored += report.stored
-                    failed += len(report.failures) + len(report.problems)
+            # Every round's answers as one file, imported round by round: a later round's
+            # requests (re-asks) exist once the earlier answers are in.
+            files = [answers / f"{name}.answers.jsonl" for name in ROUNDS
+                     if name.startswith(f"freeform_{path}")
+                     and (answers / f"{name}.answers.jsonl").exists()]  # fmt: skip
+            every = tmp / f"{path}.answers.jsonl"
+            text = "".join(f.read_text(encoding="utf-8") for f in files)
+            every.write_text(text, encoding="utf-8")
+
+            def again(direct: bool = direct, batch: Path = batch) -> None:
+                run(items, direct=direct, cache=cache, batch=batch)
+
+            report = import_rounds(every, LLMCache(cache), again)
+            stored = report.stored
+            failed = len(report.failures) + len(report.problems)
             left = tmp / f"{path}.left.jsonl"
             start = time.perf_counter()
             results = run(items, direct=direct, cache=cache, batch=left)
@@ -202,6 +221,9 @@ def replay(answers: Path = RECORDED) -> dict[str, Any]:
             f = figures(results)
             f.update(imported=stored, failed=failed, seconds=round(seconds, 2))
             f["left"] = len(left.read_text().splitlines()) if left.exists() else 0
+            if next_round is not None and left.exists():
+                write_split(left.read_text(encoding="utf-8").splitlines(),
+                            next_round / f"freeform_{path}_next.jsonl")  # fmt: skip
             got[path] = (f, results)
         offline = run_offline(items)
         got["reasoner alone"] = (figures(offline), offline)
@@ -218,13 +240,15 @@ def main(argv: list[str] | None = None) -> None:
         "--answers", type=Path, default=RECORDED, help="the folder of freeform_*.answers.jsonl"
     )
     rp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    rp.add_argument("--next", type=Path, default=None,
+                    help="write the requests still unanswered after the replay here")  # fmt: skip
     args = ap.parse_args(argv)
     if args.cmd == "export":
         for kind, n in export(args.out).items():
             path = args.out / f"freeform_{kind}.jsonl"
             print(f"{path}: {n} requests, {path.stat().st_size / 1000:.1f} KB")
         return
-    got = replay(args.answers)
+    got = replay(args.answers, args.next)
     if args.json:
         print(json.dumps({k: f for k, (f, _) in got.items()}, indent=2, sort_keys=True))
         return

@@ -5,7 +5,8 @@ Usage: python bench/text_mode.py [--bench bigtom|opentom|both] [--parser NAME] [
 For each benchmark, two figures: the template parse (the reasoner alone: the graph is built
 from the release's structured fields) and the text mode (parser + reasoner: ``track()`` on the
 story prose through ``--parser``, offline the rules parser). Prints accuracy, items answered,
-stories the parser read whole and seconds, then the text mode's accuracy per breakdown key.
+stories the parser read whole and seconds, then the text mode's accuracy per breakdown key
+(BigToM: per condition, variable and initial belief shown or hidden).
 """
 
 from __future__ import annotations
@@ -19,8 +20,12 @@ from beliefgraph.adapters import evaluate
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
 RUNS = {
-    "bigtom": (DATA / "bigtom" / "data" / "bigtom" / "bigtom.csv", "template", "variable"),
-    "opentom": (DATA / "opentom" / "data" / "opentom_data", "plot", "question_type"),
+    "bigtom": (
+        DATA / "bigtom" / "data" / "bigtom" / "bigtom.csv",
+        "template",
+        ("condition", "variable", "initial_belief"),
+    ),
+    "opentom": (DATA / "opentom" / "data" / "opentom_data", "plot", ("question_type",)),
 }
 
 
@@ -33,7 +38,7 @@ def main() -> None:
     warnings.simplefilter("ignore")
     names = list(RUNS) if args.bench == "both" else [args.bench]
     for name in names:
-        path, template, breakdown = RUNS[name]
+        path, template, breakdowns = RUNS[name]
         for mode in (template, "text"):
             start = time.perf_counter()
             r = evaluate(name, path, mode=mode, limit=args.limit,
@@ -44,8 +49,9 @@ def main() -> None:
                 f"answered {r.answered}, stories read whole {r.parse_coverage:.1%}, "
                 f"{r.llm_calls} LLM calls, {seconds:.1f} s"
             )
-        for key, cell in r.by().get(breakdown, {}).items():
-            print(f"    text mode, {breakdown} {key}: {cell['accuracy']:.2%} of {cell['n']}")
+        for breakdown in breakdowns:
+            for key, cell in r.by().get(breakdown, {}).items():
+                print(f"    text mode, {breakdown} {key}: {cell['accuracy']:.2%} of {cell['n']}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ Usage::
     python bench/textmode_llm.py                  # replay the recorded answers, print figures
     python bench/textmode_llm.py --export DIR     # write the two request files instead
     python bench/textmode_llm.py --expected FILE  # also write the replayed figures as JSON
+    python bench/textmode_llm.py --next DIR       # replay, then write the requests still
+                                                  # unanswered (the next batch round) to DIR
 
 The samples and settings are ``tests/fixtures/llm_recorded/textmode_sample.json`` (item-blind:
 the first template rows, story and StoryTurns of each file). For each of the two kinds,
@@ -108,15 +110,44 @@ def figures(result: Any) -> dict[str, Any]:
     return out
 
 
-def replay(model: str, expected: Path | None) -> dict[str, Any]:
+def recorded_answers(kind: str, folder: Path) -> Path | None:
+    """Every recorded answer file of ``kind`` (``textmode_<kind>.answers.jsonl``, then the
+    later rounds ``textmode_<kind>_r2.answers.jsonl``, ...) as one file in ``folder``, or None
+    when there is none (a file per round keeps each round's origin apart)."""
+    files = sorted(RECORDED.glob(f"textmode_{kind}*.answers.jsonl"))
+    if not files:
+        return None
+    out = folder / f"textmode_{kind}.all.answers.jsonl"
+    out.write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
+    return out
+
+
+MAX_REQUESTS = 40
+"""A request file holds at most this many requests (a longer one is split: ``_2``, ...)."""
+
+
+def write_split(lines: list[str], out: Path) -> list[Path]:
+    """``lines`` as request files of at most ``MAX_REQUESTS`` lines: ``out``, ``out_2``, ..."""
+    written = []
+    for n in range(0, len(lines), MAX_REQUESTS):
+        part = out.with_name(f"{out.stem}_{n // MAX_REQUESTS + 1}{out.suffix}") if n else out
+        part.write_text("\n".join(lines[n : n + MAX_REQUESTS]) + "\n", encoding="utf-8")
+        written.append(part)
+    return written
+
+
+def replay(model: str, expected: Path | None, next_round: Path | None = None) -> dict[str, Any]:
+    """Import the recorded answers and rerun; with ``next_round``, the requests the rerun still
+    writes (new sample items, re-asks of answers that failed their checks) are saved there as
+    ``textmode_<kind>_next.jsonl`` (split at ``MAX_REQUESTS``)."""
     table: dict[str, Any] = {}
     for kind in KINDS:
-        answers = RECORDED / f"textmode_{kind}.answers.jsonl"
         with tempfile.TemporaryDirectory() as tmp:
             cache = Path(tmp) / "cache.sqlite3"
             written = export(kind, Path(tmp) / "requests.jsonl", cache, model)
-            if not answers.exists():
-                print(f"{kind}: no recorded answers at {answers}; {written} requests pending")
+            answers = recorded_answers(kind, Path(tmp))
+            if answers is None:
+                print(f"{kind}: no recorded answers in {RECORDED}; {written} requests pending")
                 continue
             # A conversation's later turns are asked once the earlier answers are in: the
             # answers file holds every round, imported round by round.
@@ -154,6 +185,12 @@ def replay(model: str, expected: Path | None) -> dict[str, Any]:
                             f"{k} {v:.3f}" for k, v in got[key].items()))  # fmt: skip
                 if got["metrics"]:
                     print("      " + ", ".join(f"{k} {v:.3f}" for k, v in got["metrics"].items()))
+            left = Path(tmp) / "left.jsonl"
+            if next_round is not None and left.exists():
+                next_round.mkdir(parents=True, exist_ok=True)
+                lines = left.read_text(encoding="utf-8").splitlines()
+                for f in write_split(lines, next_round / f"textmode_{kind}_next.jsonl"):
+                    print(f"  next round: {f} ({len(f.read_text().splitlines())} requests)")
     if expected is not None:
         for kind in table.values():  # timings vary from run to run: not part of the check
             for got in kind.values():
@@ -166,6 +203,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--export", type=Path, default=None, help="write the request files here")
     ap.add_argument("--expected", type=Path, default=None, help="write the figures as JSON")
+    ap.add_argument("--next", type=Path, default=None,
+                    help="write the requests still unanswered after the replay here")  # fmt: skip
     ap.add_argument("--model", default="frontier")
     args = ap.parse_args()
     if args.export is not None:
@@ -177,7 +216,7 @@ def main() -> None:
                 written = export(kind, batch, Path(tmp) / "cache.sqlite3", args.model)
             print(f"{batch}: {sum(written.values())} requests {written}")
         return
-    replay(args.model, args.expected)
+    replay(args.model, args.expected, args.next)
 
 
 if __name__ == "__main__":

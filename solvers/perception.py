@@ -150,6 +150,8 @@ class _Replay:
         self.placed: list[str] = []
         self.emptied: dict[str, list[str]] = {}  # this step: obj -> containers it left
         self.unperceived = _unperceived(story)
+        self.actors = frozenset(story.actors)
+        self.observing = False  # the event being replayed only looks (observe, label)
 
     def run(self) -> Timeline:
         steps = [self._step(e) for e in self.story.events]
@@ -195,6 +197,21 @@ class _Replay:
         if self.world.get(var) != val:
             self.world[var] = val
             changed.add(var)
+        if val is True and not self.observing:
+            for old in self._superseded(prop):
+                if self.world.get(old) is True:
+                    self.world[old] = False
+                    changed.add(old)
+
+    def _superseded(self, prop: Proposition) -> list[Variable]:
+        """The variables a state of a thing replaces: the other states with its key
+        (``Proposition.key``: "the valve is open" ends "the valve is closed"). An actor's
+        facts are never keyed this way ("is a fisherman", "is tired" both hold)."""
+        key = prop.key
+        if key is None or prop.negated or prop.subject in self.actors:
+            return []
+        var = prop.variable
+        return [v for v, p in self.props.items() if v != var and p.key == key]
 
     def _place(self, obj: str, container: str, changed: set[Variable]) -> Proposition:
         """Put ``obj`` in ``container``; keep contents in step where the story tracks them."""
@@ -232,6 +249,9 @@ class _Replay:
         changed: set[Variable] = set()
         reveals: list[Reveal] = []
         handler = _HANDLERS.get(e.kind, _Replay._narrate)
+        # A look changes nothing: a state seen that differs from the one the world holds
+        # is another description of it, not a change ("very big", then seen "huge").
+        self.observing = e.kind in ("observe", "label")
         perceivers, room = handler(self, e, changed, reveals)
         for container in self.placed:
             there = _located(container, self.container_rooms[container])
@@ -239,6 +259,7 @@ class _Replay:
             reveals.append(self._reveal(there))
         self.placed.clear()
         reveals.extend(self._contents_seen(reveals))
+        reveals.extend(self._states_ended(reveals))
         if e.perceivers is not None:  # the parser knew better
             perceivers = set(e.perceivers)
         perceivers -= self.unperceived.get(e.id, frozenset())
@@ -283,6 +304,23 @@ class _Replay:
                 if (old, "contains") not in have and (old, "contains") in self.props:
                     out.append(Reveal((old, "contains"), None, self.props[(old, "contains")]))
         self.emptied.clear()
+        return out
+
+    def _states_ended(self, reveals: list[Reveal]) -> list[Reveal]:
+        """What a state shown ends: whoever sees "the label states Y" learns that the
+        label's earlier text no longer holds, where the world says it no longer does; a
+        belief the narrator states ("X thinks the valve is open") replaces X's other
+        beliefs of that key, true or not."""
+        have = {r.variable for r in reveals}
+        out: list[Reveal] = []
+        for r in reveals:
+            if r.value is not True:
+                continue
+            for var in self._superseded(r.proposition):
+                if var not in have and (r.mode == "stated" or self.world.get(var) is not True):
+                    have.add(var)
+                    ended = self.props[var].model_copy(update={"negated": True})
+                    out.append(Reveal(var, False, ended, r.mode))
         return out
 
     # Each handler applies one kind of event to the world and returns who perceives it and
@@ -400,6 +438,15 @@ class _Replay:
             self._room_of_container(e.obj, room)  # "they see a cabinet"
             if e.obj in self.labels:
                 reveals.append(self._reveal(self.labels[e.obj], "default"))
+            # Looking at a thing shows the states the story gave it ("Carlos sees the valve":
+            # open); a state no longer so is shown ended by ``_states_ended``.
+            name = e.obj.lower()
+            for var, val in list(self.world.items()):
+                key = self.props[var].key if var in self.props else None
+                if val is True and key is not None and key[0] == name:
+                    reveals.append(
+                        self._reveal(self.props[var].model_copy(update={"negated": False}))
+                    )
 
     def _tell(self, e: Event, changed: set[Variable], reveals: list[Reveal]) -> _Outcome:
         room = self._actor_room(e)

@@ -29,6 +29,7 @@ from beliefgraph.grounding.freeform import (
     FreeQuestion,
     choose_by_access,
     co_present,
+    denies,
     evidence_access,
     option_needs,
     option_rows,
@@ -90,6 +91,34 @@ def test_option_needs_awareness_when_its_reason_lies_only_in_the_key_sentences()
     assert option_needs(RowEvidence(row=0), {1}) is None
 
 
+def test_an_implied_option_is_held_by_who_perceived_its_evidence() -> None:
+    graph = track(BANK, strict=False)
+    options = ("Curious about the chalk", "Bored", "Asleep", "Hungry")
+    evidence = [
+        RowEvidence(row=0, sentences=[1], support="not_stated"),  # implied by sentence 1
+        RowEvidence(row=1, sentences=[], support="not_stated"),  # nothing in the story
+        RowEvidence(row=2, sentences=[1], support="contradicted"),
+        RowEvidence(row=3, sentences=[], support="not_stated"),
+    ]
+
+    def ask(holder: str) -> FreeQuestion:
+        return FreeQuestion(text=f"How does {holder} feel?", options=options, holder=holder)
+
+    stayed = choose_by_access(graph, ask("Xiao Ming"), evidence)
+    assert stayed.index == 0 and "the only option the story implies" in stayed.explanation[-1]
+    # Xiao Li left before the chalk was moved: she did not perceive all of the evidence.
+    assert choose_by_access(graph, ask("Xiao Li"), evidence).index is None
+    # Two implied options: the graph does not single one out.
+    two = [evidence[0], evidence[0].model_copy(update={"row": 1}), *evidence[2:]]
+    assert choose_by_access(graph, ask("Xiao Ming"), two).index is None
+
+
+def test_only_an_option_opening_with_a_negation_denies_access() -> None:
+    assert denies("Does not see") and denies("Doesn't know") and denies("Nothing")
+    assert not denies("She wants to mock herself: the day is not a wise choice")
+    assert not denies("Chalk")
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     supports=st.lists(st.sampled_from(["stated", "contradicted", "not_stated"]), min_size=4,
@@ -97,7 +126,7 @@ def test_option_needs_awareness_when_its_reason_lies_only_in_the_key_sentences()
     cited=st.lists(st.booleans(), min_size=4, max_size=4),
     holder=st.sampled_from(["Xiao Li", "Xiao Ming"]),
 )  # fmt: skip
-def test_the_choice_is_stated_and_perceived_or_the_denial(
+def test_the_choice_is_stated_and_perceived_or_implied_or_the_denial(
     supports: list[str], cited: list[bool], holder: str
 ) -> None:
     graph = track(BANK, strict=False)
@@ -111,10 +140,21 @@ def test_the_choice_is_stated_and_perceived_or_the_denial(
     if got.index == 0:  # the denial: only when something stated went unseen by the holder
         assert holder == "Xiao Li"
         assert any(s == "stated" and c for s, c in zip(supports[1:], cited[1:], strict=True))
-    else:
-        assert supports[got.index] == "stated" and cited[got.index]
+    elif supports[got.index] == "stated":
+        assert cited[got.index]
         # Xiao Li saw the handbag and the chalk found in it, not the chalk's move to the box.
         assert not (holder == "Xiao Li" and got.index == 3)
+    else:
+        # Since stop 13: with no option stated (with evidence), the one option the story
+        # implies (cited, not contradicted, its evidence perceived) is the answer.
+        assert supports[got.index] == "not_stated" and cited[got.index]
+        assert not any(s == "stated" and c for s, c in zip(supports[1:], cited[1:], strict=True))
+        options = _question(holder).options
+        others = [i for i in range(1, 4) if i != got.index and cited[i]]
+        assert all(supports[i] == "contradicted"
+                   or not evidence_access(graph, holder, [1], options[i])[0]
+                   for i in others)  # fmt: skip
+        assert evidence_access(graph, holder, [1], options[got.index])[0]
 
 
 # -- ToMBench through the grounding, against the stub ----------------------------------------

@@ -1,7 +1,7 @@
 """SimpleToM and ToMBench from their text, replayed from a capable model's recorded answers.
 
 The sample (``bench/freeform_llm.py``: the 10 SimpleToM fixture stories and their aware
-controls, the first English story of three ToMBench tasks) was exported as two batch files and
+controls, the first English story of each of the 20 ToMBench tasks) was exported as batch files and
 answered by a frontier model that saw only the requests (``tests/fixtures/llm_recorded/
 README.md``). The test exports the requests again (they must be the recorded ones, at most 40
 per file), imports the answers into a fresh cache, replays both paths and the reasoner alone
@@ -47,16 +47,18 @@ def bench(benchmarks: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 def test_the_sample_exports_at_most_40_requests_per_file(bench: ModuleType, tmp_path: Path) -> None:
     sizes = bench.export(tmp_path)
     # Through: a parse and a grounding request per story (10 SimpleToM stories, 10 aware
-    # controls, 2 ToMBench stories with free-form questions), a parse for the other one.
+    # controls, 19 ToMBench stories with free-form questions), a parse for the other one (the
+    # False Belief story, whose questions the question module reads). Directly: one request
+    # per question (30 SimpleToM, 38 ToMBench: the first story of each of the 20 tasks).
     assert sizes == {
-        "through": 2 * 10 + 2 * 10 + 2 * 2 + 1,
-        "direct": 30 + 9,
+        "through": 2 * 10 + 2 * 10 + 2 * 19 + 1,
+        "direct": 30 + 38,
         "direct_controls": 30,
     }
     files = sorted(tmp_path.glob("freeform_*.jsonl"))
     assert [f.name for f in files] == [
-        "freeform_direct.jsonl", "freeform_direct_controls.jsonl", "freeform_through.jsonl",
-        "freeform_through_2.jsonl",
+        "freeform_direct.jsonl", "freeform_direct_2.jsonl", "freeform_direct_controls.jsonl",
+        "freeform_through.jsonl", "freeform_through_2.jsonl",
     ]  # fmt: skip
     sent: set[str] = set()
     for f in files:

@@ -53,6 +53,11 @@ def test_wheel_install_imports_and_runs_the_cli(tmp_path: Path) -> None:
             rel = src.relative_to(ROOT / folder).as_posix()
             assert f"{name}/{rel}" in installed, f"{folder}/{rel} is missing from the wheel"
     assert not any(p.startswith(("parsers/", "solvers/", "adapters/")) for p in installed)
+    # Data files ship too: the prompt templates and OmniToM's vendored release prompts.
+    for data in (ROOT / "parsers" / "llm" / "prompts").glob("*.txt"):
+        assert (target / "beliefgraph/parsers/llm/prompts" / data.name).is_file(), data.name
+    for data in ("prompts.json", "LICENSE"):
+        assert (target / "beliefgraph/adapters/omnitom/release" / data).is_file(), data
 
     env = {**os.environ, "PYTHONPATH": str(target)}
     probe = (

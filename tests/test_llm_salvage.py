@@ -63,7 +63,10 @@ def test_a_batch_answer_failing_its_checks_is_repaired_and_the_rest_kept(
     assert any("sentence 2: item dropped (action): 'Tom'" in n for n in notes)
     assert [e.kind for e in story.events] == ["move", "exit", "move"]
     assert story.actors == ("Sally", "Anne") and story.events[2].actors == ("Anne",)
-    assert not story.unparsed and parser.last_usage.deferred == 0  # nothing asked again
+    # Since stop 13 the re-ask a live run would send waits in the batch file for the next
+    # round (before, nothing was asked again); the repair is used meanwhile.
+    assert not story.unparsed and parser.last_usage.deferred == 1
+    assert any("the re-ask waits in batch file" in n for n in notes)
 
 
 def test_an_answer_that_is_not_json_still_fails(tmp_path: Path) -> None:

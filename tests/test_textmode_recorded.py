@@ -69,10 +69,13 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
 
 def _replay(out: dict[str, dict[str, Any]], tmp_path_factory: pytest.TempPathFactory) -> None:
     for kind, names in SAMPLE["runs"].items():
-        answers = RECORDED / f"textmode_{kind}.answers.jsonl"
-        if not answers.exists():
+        # every round's answers: textmode_<kind>.answers.jsonl, textmode_<kind>_r2..., as one
+        files = sorted(RECORDED.glob(f"textmode_{kind}*.answers.jsonl"))
+        if not files:
             continue
         tmp = tmp_path_factory.mktemp(kind)
+        answers = tmp / "answers.jsonl"
+        answers.write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
         cache = tmp / "cache.sqlite3"
         llm = {"model": SAMPLE["model"], "batch_out": str(tmp / "requests.jsonl"),
                "cache": str(cache)}  # fmt: skip

@@ -40,6 +40,7 @@ __all__ = [
     "OptionChoice",
     "choose_by_access",
     "co_present",
+    "denies",
     "evidence_access",
     "ground_questions",
     "option_needs",
@@ -215,7 +216,7 @@ def choose_by_access(
     lines: list[str] = []
     held: list[int] = []
     unseen_fact = False
-    denials = [i for i, o in enumerate(question.options) if negated(o)]
+    denials = [i for i, o in enumerate(question.options) if denies(o)]
     for i, (option, ev) in enumerate(zip(question.options, evidence, strict=True)):
         if i in denials:
             continue
@@ -248,9 +249,69 @@ def choose_by_access(
             f"{question.options[denials[0]]!r}."
         )
         return OptionChoice(index=denials[0], explanation=tuple(lines))
+    if not held:
+        implied = _implied(graph, question, evidence, denials, scenes)
+        lines += implied[1]
+        if implied[0] is not None:
+            return OptionChoice(index=implied[0], explanation=tuple(lines))
     why = "no option" if not held else f"{len(held)} options"
     lines.append(f"{why} stated and perceived by {question.holder or 'the narrator'}: unanswered.")
     return OptionChoice(index=None, explanation=tuple(lines))
+
+
+_DENIAL_LEADS = frozenset(("does", "doesn't", "did", "didn't", "do", "don't", "not", "no",
+                           "nothing", "none", "never", "cannot", "can't", "unknown"))  # fmt: skip
+
+
+def denies(option: str) -> bool:
+    """Whether an option denies the holder access ("Does not see", "Doesn't know", "Nothing"):
+    it opens with a negation. An option that merely contains one ("she wants to mock herself
+    ... is not a wise choice") states something else.
+
+    >>> denies("Does not see"), denies("She says the day is not a wise choice")
+    (True, False)
+    """
+    words = option.strip().lower().replace("\u2019", "'").split()
+    return bool(words) and words[0] in _DENIAL_LEADS and negated(option)
+
+
+def _implied(
+    graph: BeliefGraph,
+    question: FreeQuestion,
+    evidence: Sequence[RowEvidence],
+    denials: Sequence[int],
+    scenes: StoryGrounding | None,
+) -> tuple[int | None, list[str]]:
+    """The one option the story implies for the holder, when none is stated: an inferred
+    belief is held by whoever perceived its evidence (the graph's perception model), so the
+    option the grounding links to story sentences, that the story does not contradict, and
+    whose evidence the holder perceived (any evidence, for a question about the world) is
+    the answer when it is the only such option."""
+    lines: list[str] = []
+    found: list[int] = []
+    for i, (option, ev) in enumerate(zip(question.options, evidence, strict=True)):
+        if i in denials or ev.support == "contradicted" or not ev.sentences:
+            continue
+        if question.holder is None:
+            found.append(i)
+            continue
+        seen, why = evidence_access(graph, question.holder, ev.sentences, option, scenes)
+        if seen:
+            found.append(i)
+        else:
+            lines.append(f"{option!r}: implied by sentence(s) {ev.sentences}, but {why}")
+    if len(found) == 1:
+        i = found[0]
+        who = question.holder or "the narrator"
+        lines.append(
+            f"{question.options[i]!r}: the only option the story implies (sentence(s) "
+            f"{evidence[i].sentences}, not contradicted) with evidence {who} perceived, so it "
+            "is the answer."
+        )
+        return i, lines
+    if len(found) > 1:
+        lines.append(f"{len(found)} options are implied by evidence the holder perceived.")
+    return None, lines
 
 
 def option_needs(evidence: RowEvidence, key_sentences: set[int]) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pydantic import Field
 
@@ -59,6 +60,39 @@ class Proposition(BeliefModel):
         return (self.subject, self.relation, self.value or "")
 
     @property
+    def key(self) -> tuple[str, str, str] | None:
+        """What a state is about: (thing, relation, attribute), or None.
+
+        A thing has one state of each attribute at a time, so a later state with the same
+        key replaces the earlier one for whoever perceives it (``solvers.perception``): "the
+        valve is closed" then "the valve is open", "the label states X" then "the label
+        states Y". "The valve is not closed" is about the same attribute (same key), but
+        states no value to replace another with. The key is set for a ``Contents/Physical
+        State`` or ``Identity/Relation`` proposition whose relation is a copula ("is",
+        "becomes", "looks", "is work of") or a verb of what a thing displays ("states",
+        "reads", "shows"), in any inflection, as parses of either kind spell it. The attribute is
+        the scale a word of the value names (temperature, open/closed, colour, condition,
+        ...), so "the tea is hot" and "the tea is sweet" do not compete; a value on no
+        known scale has the attribute "". Whether the subject is a thing, not an actor,
+        is for the caller to say (an actor's "is a fisherman" and "is tired" both hold).
+
+        Examples
+        --------
+        >>> def state(rel, value=None, **kw):
+        ...     return Proposition(content_type="Contents/Physical State", subject="valve",
+        ...                        relation=rel, value=value, **kw)
+        >>> state("be", "closed").key == state("is", "open").key
+        True
+        >>> state("is closed").key, state("be", "hot").key == state("be", "sweet").key
+        (('valve', 'be', 'open'), False)
+        >>> state("states", "the tea is hot").key, state("be", "closed", negated=True).key
+        (('valve', 'say', ''), ('valve', 'be', 'open'))
+        """
+        if self.content_type not in _STATE_TYPES or self.about is not None:
+            return None
+        return _state_key(self.subject, self.relation, self.value)
+
+    @property
     def assigned(self) -> str | bool:
         """The value this proposition gives its variable."""
         if self.relation in _FUNCTIONAL_RELATIONS and not self.negated:
@@ -76,9 +110,11 @@ class Proposition(BeliefModel):
         if self.relation == "contains":
             neg = " does not contain" if self.negated else " contains"
             return f"{subject}{neg} {_the(self.value or '?')}"
-        verb = _third_person(self.relation) if not self.negated else _negated(self.relation)
-        # "is hot", not "is the hot": a copula's complement is a property, not a thing.
-        value = self.value if self.relation.split(" ")[0] == "be" else _the(self.value or "")
+        relation = _lemma(self.relation)
+        verb = _third_person(relation) if not self.negated else _negated(relation)
+        # "is hot", "becomes hot", not "is the hot": a copula's complement is a property.
+        copula = _STATE_VERBS.get(relation.split(" ")[0]) == "be"
+        value = self.value if copula else _the(self.value or "")
         tail = f" {value}" if self.value else ""
         if self.target:
             tail += f" to {_the(self.target)}"
@@ -87,7 +123,90 @@ class Proposition(BeliefModel):
         return f"{subject} {verb}{tail}"
 
 
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+_STATE_TYPES = frozenset({"Contents/Physical State", "Identity/Relation"})
+# A copula, or a verb of what a thing shows, in the inflections parses spell it with.
+_STATE_VERBS = {
+    **dict.fromkeys(
+        _words(
+            "be is are was were been being become becomes became remain remains remained stay "
+            "stays stayed seem seems seemed appear appears appeared look looks looked get gets got "
+            "turn turns turned grow grows grew feel feels felt smell smells smelled taste tastes "
+            "tasted sound sounds sounded"
+        ),
+        "be",
+    ),
+    **dict.fromkeys(
+        _words(
+            "say says said state states stated read reads show shows showed shown display "
+            "displays displayed indicate indicates indicated"
+        ),
+        "say",
+    ),
+}
+# The attribute a state word describes: two states of one thing compete only on one scale.
+_SCALES = {
+    word: scale
+    for scale, words in {
+        "temperature": "hot warm cold cool chilly freezing frozen boiling lukewarm icy "
+        "heated melted",
+        "open": "open opened closed shut locked unlocked ajar sealed",
+        "full": "full empty filled emptied",
+        "wet": "wet dry damp soaked moist soggy flooded dried",
+        "clean": "clean dirty filthy muddy dusty spotless stained",
+        "fresh": "fresh stale rotten spoiled ripe unripe moldy mouldy expired rancid wilted "
+        "overripe",
+        "condition": "broken intact damaged fixed repaired working functional torn ruined "
+        "cracked shattered destroyed undamaged condition punctured flat",
+        "power": "lit unlit running charged",
+        "colour": "red orange yellow green blue purple pink brown black white grey gray",
+        "taste": "sweet salty bitter spicy bland sour",
+        "alive": "alive dead healthy sick ill",
+    }.items()
+    for word in words.split()
+}
+
+
+# Stories state the same few states again and again (every belief listing asks): each
+# distinct statement is keyed once.
+@lru_cache(maxsize=1 << 14)
+def _state_key(subject: str, relation: str, value: str | None) -> tuple[str, str, str] | None:
+    if relation in _FUNCTIONAL_RELATIONS:
+        return None
+    head, _, rest = relation.lower().partition(" ")
+    kind = _STATE_VERBS.get(head)
+    state = value or rest  # "is closed": the state is in the relation
+    if kind is None or not state:
+        return None
+    if value and rest:  # "is work of": part of what the value is
+        kind = f"{kind} {rest}"
+    # What a label says is one thing, whatever it is about; a state is one per scale.
+    words = re.findall(r"[a-z]+", state.lower()) if kind.startswith("be") else ()
+    scale = next((_SCALES[w] for w in words if w in _SCALES), "")
+    return (_ARTICLE.sub("", subject.lower(), count=1), kind, scale)
+
+
 _IRREGULAR = {"have": "has", "be": "is", "do": "does", "go": "goes"}
+
+
+def _lemma(relation: str) -> str:
+    """ "states" -> "state", "is work of" -> "be work of": a parse may inflect the verb of a
+    state, and rendering inflects it again ("stateses", "does not states").
+
+    Examples
+    --------
+    >>> _lemma("states"), _lemma("is work of"), _lemma("love"), _lemma("dress")
+    ('state', 'be work of', 'love', 'dress')
+    """
+    head, sep, rest = relation.partition(" ")
+    if head in ("is", "are", "was", "were"):
+        head = "be"
+    elif head.endswith("s") and head in _STATE_VERBS and head[:-1] in _STATE_VERBS:
+        head = head[:-1]
+    return head + sep + rest
 
 
 def _negated(lemma: str) -> str:

@@ -33,6 +33,7 @@ from .errors import (
     LLMRequestError,
     LLMTimeoutError,
     ParserRetryExhausted,
+    ReaskPending,
 )
 
 # instructor and openai take a while to import: the rest loads on first use, so importing
@@ -88,6 +89,7 @@ __all__ = [
     "LLMTimeoutError",
     "LLMUsage",
     "ParserRetryExhausted",
+    "ReaskPending",
     "StoryParse",
     "Turn",
     "aparse_batch",

@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import email.utils
 import functools
 import hashlib
+import itertools
 import json
 import logging
 import math
@@ -69,6 +71,7 @@ from .errors import (
     LLMRequestError,
     LLMTimeoutError,
     ParserRetryExhausted,
+    ReaskPending,
 )
 from .schema import StoryParse
 from .templates import Prompt
@@ -294,6 +297,33 @@ class _Miss:
     pass
 
 
+@dataclass
+class _FailedBatch:
+    """A batch answer from the cache that failed its checks (``LLMClient._reask``)."""
+
+    error: ParserRetryExhausted
+
+
+_REASK = "Validation Error found:\n"
+_TEXT_REASK = "Please correct your answer: "
+
+
+def _reasks_in(request: Request) -> int:
+    """How many re-asks ``request``'s messages already carry (the user turns that follow an
+    assistant turn with the client's re-ask words)."""
+    msgs = request.messages
+    return sum(
+        1 for prev, m in itertools.pairwise(msgs)
+        if prev["role"] == "assistant" and m["role"] == "user"
+        and m["content"].startswith((_REASK, _TEXT_REASK))
+    )  # fmt: skip
+
+
+def _reply_raw(reply: Any) -> str:
+    """A stored reply as the model's text: plain text as is, JSON data as JSON."""
+    return reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+
+
 _MISS = _Miss()
 
 
@@ -453,6 +483,13 @@ class LLMClient:
         """Run a prepared ``Request``; see ``extract``."""
         usage = LLMUsage()
         key, hit = self._cached(request, usage)
+        if isinstance(hit, _FailedBatch):
+            follow = self._reask(request, hit)
+            try:
+                return self.run(follow)
+            except AnswerPending as pending:
+                raise ReaskPending(hit.error, path=pending.path,
+                                   custom_id=pending.custom_id) from None  # fmt: skip
         if not isinstance(hit, _Miss):
             self._account(usage)
             return hit
@@ -483,6 +520,13 @@ class LLMClient:
         """The async ``run``."""
         usage = LLMUsage()
         key, hit = self._cached(request, usage)
+        if isinstance(hit, _FailedBatch):
+            follow = self._reask(request, hit)
+            try:
+                return await self.arun(follow)
+            except AnswerPending as pending:
+                raise ReaskPending(hit.error, path=pending.path,
+                                   custom_id=pending.custom_id) from None  # fmt: skip
         if not isinstance(hit, _Miss):
             self._account(usage)
             return hit
@@ -628,7 +672,7 @@ class LLMClient:
                 errors=problem, raw=text, n_attempts=n,
             )  # fmt: skip
         return [*messages, {"role": "assistant", "content": text},
-                {"role": "user", "content": f"Please correct your answer: {problem}"}]  # fmt: skip
+                {"role": "user", "content": f"{_TEXT_REASK}{problem}"}]  # fmt: skip
 
     def _glitch(self, what: str) -> LLMRequestError:
         where = self.settings.base_url or "the OpenAI API"
@@ -736,7 +780,9 @@ class LLMClient:
         )  # fmt: skip
 
     def _cached(self, request: Request, usage: LLMUsage) -> tuple[str, Any]:
-        """The cached reply, or ``_MISS``; a cached failure is raised again (counted)."""
+        """The cached reply, or ``_MISS``; a cached failure is raised again (counted), and a
+        batch answer that fails its checks is returned as ``_FailedBatch`` while the re-asks
+        a live run would send are left (``_reask``)."""
         key = self.key(request)
         if self.cache is None:
             return key, _MISS
@@ -750,29 +796,60 @@ class LLMClient:
                 failed = record["failure"]
                 usage.cached += 1
                 self._account(usage)
-                raise ParserRetryExhausted(
+                err = ParserRetryExhausted(
                     failed["message"] + " (cached; pass cache=False to call the model again)",
                     errors=failed["errors"],
                     raw=failed["raw"],
                     n_attempts=failed["n_attempts"],
                 )
+                if record.get("batch") and self._reasks_left(request):
+                    return key, _FailedBatch(err)
+                raise err
             reply = _revalidate(request, record)
         except (ValidationError, ValueError, KeyError, TypeError) as err:
             if isinstance(err, ParserRetryExhausted):
                 raise
             if self.settings.batch_out is not None and record.get("batch"):
-                # A batch answer the full checks reject: asking again in a batch would
-                # write the same request; report it like an exhausted re-ask.
+                # A batch answer the full checks reject (names, sentence numbers): as a
+                # live run would, the model is re-asked with the errors, in the next round.
                 usage.cached += 1
                 self._account(usage)
-                raise ParserRetryExhausted(
+                failed = ParserRetryExhausted(
                     f"the batch answer for {record['batch']} fails validation: {err}",
-                    errors=str(err), raw=json.dumps(record.get("reply")), n_attempts=1,
+                    errors=str(err), raw=_reply_raw(record.get("reply")), n_attempts=1,
                     reask=False,
-                ) from None  # fmt: skip
+                )  # fmt: skip
+                if self._reasks_left(request):
+                    return key, _FailedBatch(failed)
+                raise failed from None
             return key, _MISS  # stale: the validators or the format changed since
         usage.cached += 1
         return key, reply
+
+    def _reasks_left(self, request: Request) -> bool:
+        """Whether a failed batch answer to ``request`` may still be re-asked: as many
+        re-asks as a live run makes (``max_retries``)."""
+        return _reasks_in(request) < self.settings.max_retries
+
+    def _reask(self, request: Request, failed: _FailedBatch) -> Request:
+        """The re-ask a live run sends after ``failed``: the model's answer, then the errors
+        (the words instructor uses for a structured reply; for plain text, the client's own
+        ``_text_reask``). The follow-up is a request of its own, with its own cache key and
+        ``custom_id``; it is looked up in the cache and, when missing, written to the batch
+        file for the next round (or, with no batch file, the failure stands)."""
+        err = failed.error
+        if request.response_model is str:
+            note = f"Please correct your answer: {err.errors}"
+        else:
+            note = f"{_REASK}{err.errors}\nRecall the function correctly, fix the errors"
+        messages = (*request.messages, {"role": "assistant", "content": err.raw},
+                    {"role": "user", "content": note})  # fmt: skip
+        follow = dataclasses.replace(request, messages=messages)
+        if self.settings.batch_out is None and (
+            self.cache is None or self.cache.get(self.key(follow)) is None
+        ):
+            raise err  # a cache replayed with no batch file: nothing to ask, no network
+        return follow
 
     def _store(self, key: str, request: Request, reply: Any) -> None:
         if self.cache is not None:

@@ -27,6 +27,7 @@ Sentences are those of ``beliefgraph.text.segment``, numbered from 0 here as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -130,6 +131,23 @@ def claim_proposition(claim: Claim, names: Names) -> Proposition:
     )
 
 
+# "the blue robot instead of the red race car": the desire is the first; the second is given
+# up ("a change of mind"), and the parse's one item says both.
+_INSTEAD = re.compile(r"^(?P<new>.+?)\s+(?:instead of|rather than|in place of)\s+(?P<old>.+)$")
+
+
+def mental_propositions(item: MentalState, names: Names) -> list[Proposition]:
+    """The propositions of a mental state: its own (``mental_proposition``), then, for a
+    desire or intention worded "X instead of Y", the earlier one given up (negated)."""
+    prop = mental_proposition(item, names)
+    if item.state in ("desire", "intention") and item.value and item.about is None:
+        m = _INSTEAD.match(" ".join(item.value.split()))
+        if m is not None:
+            given_up = prop.model_copy(update={"value": m.group("old"), "negated": True})
+            return [prop.model_copy(update={"value": m.group("new")}), given_up]
+    return [prop]
+
+
 def mental_proposition(item: MentalState, names: Names) -> Proposition:
     """The proposition of a mental state: its holder as subject, typed by the state."""
     holder = names.actor(item.holder)
@@ -220,7 +238,8 @@ def item_events(item: Item, names: Names) -> list[dict[str, Any]]:
             fields["perceivers"] = holders
         return [fields]
     if isinstance(item, MentalState):
-        return [{"kind": "narrate", "proposition": prop, "stated": item.stated}]
+        return [{"kind": "narrate", "proposition": p, "stated": item.stated}
+                for p in mental_propositions(item, names)]  # fmt: skip
     return [{"kind": "narrate", "proposition": prop}]  # perception fact
 
 

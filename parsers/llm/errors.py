@@ -20,6 +20,7 @@ __all__ = [
     "LLMRequestError",
     "LLMTimeoutError",
     "ParserRetryExhausted",
+    "ReaskPending",
 ]
 
 
@@ -84,6 +85,26 @@ class ParserRetryExhausted(LLMError, ValueError):
         self.last_completion = last_completion
         self.n_attempts = n_attempts
         self.reask = reask
+
+
+class ReaskPending(ParserRetryExhausted):
+    """A batch answer failed its checks, and the re-ask a live run would send waits in a
+    batch file for the next round.
+
+    It is a ``ParserRetryExhausted`` (``raw``, ``errors`` and ``reask`` of the failed
+    answer), so a caller that salvages a failed answer does so meanwhile; ``path`` and
+    ``custom_id`` name the re-ask's line in the batch file. Once its answer is imported, a
+    rerun reads the re-ask's answer instead.
+    """
+
+    def __init__(self, failed: ParserRetryExhausted, *, path: Path, custom_id: str) -> None:
+        super().__init__(
+            f"{failed}; the re-ask waits in batch file {path} (custom_id {custom_id})",
+            errors=failed.errors, raw=failed.raw, last_completion=failed.last_completion,
+            n_attempts=failed.n_attempts, reask=failed.reask,
+        )  # fmt: skip
+        self.path = path
+        self.custom_id = custom_id
 
 
 class AnswerPending(LLMError):

@@ -12,7 +12,10 @@ whole costs no call and needs no LLM settings.
 A reply that fails its checks when no re-ask is possible (a batch answer replayed; or, when
 not ``strict``, after a live run's re-asks ran out) is salvaged rather than discarded
 (``salvage``): an actor or thing the text names but the lists miss is added, an item that
-cannot be repaired is dropped, each with an ``LLMSalvageWarning`` naming its sentence.
+cannot be repaired is dropped, each with an ``LLMSalvageWarning`` naming its sentence. In a
+batch run, the client also writes the re-ask a live run would send (the answer and its
+errors) to the batch file (``ReaskPending``): the salvaged parse is used meanwhile, and once
+the re-ask's answer is imported, the rerun reads it instead (one more round).
 
 After a parse, a ``repair(story) -> str | None`` hook may return an explanation; the model
 is then re-asked once with it, and a remaining complaint is reported as a
@@ -39,7 +42,7 @@ from beliefgraph.text import FIRST, numbered
 from .cache import LLMCache
 from .client import LLMClient, LLMSettings, LLMUsage, Request, collect_usage, open_cache
 from .convert import merge_story, split_sentences, to_story
-from .errors import AnswerPending, ParserRetryExhausted
+from .errors import AnswerPending, ParserRetryExhausted, ReaskPending
 from .salvage import salvage
 from .schema import MAX_ITEMS, StoryParse
 from .templates import load_prompt, render
@@ -315,6 +318,8 @@ class LLMParser:
             parse = self.client.run(request)
         except ParserRetryExhausted as err:
             parse = self._salvage(request, err)
+            if isinstance(err, ReaskPending):
+                return finish(parse)  # the re-ask's answer is checked in the next round
         story = finish(parse)
         why = self.repair(story) if self.repair else None
         if not why:
@@ -334,6 +339,8 @@ class LLMParser:
             parse = await self.client.arun(request)
         except ParserRetryExhausted as err:
             parse = self._salvage(request, err)
+            if isinstance(err, ReaskPending):
+                return finish(parse)  # the re-ask's answer is checked in the next round
         story = finish(parse)
         why = self.repair(story) if self.repair else None
         if not why:
@@ -362,8 +369,14 @@ class LLMParser:
         parse, notes = saved
         if any(check(parse) for check in request.checks):
             raise err  # a caller's own validator judges the whole parse: nothing to repair
+        meanwhile = ""
+        if isinstance(err, ReaskPending):
+            meanwhile = (f"; the re-ask waits in batch file {err.path} (custom_id "
+                         f"{err.custom_id}), and this repair is used meanwhile")  # fmt: skip
         for note in notes:
-            warnings.warn(f"the parse failed its checks ({note})", LLMSalvageWarning, stacklevel=4)
+            warnings.warn(
+                f"the parse failed its checks ({note}){meanwhile}", LLMSalvageWarning, stacklevel=4
+            )
         return parse
 
     def _repair_request(self, request: Request, parse: StoryParse, why: str) -> Request:
