@@ -660,14 +660,18 @@ def _trust_polarity(text: str) -> float:
     return sum(w in _TRUST_POSITIVE for w in words) - 1.5 * sum(w in _TRUST_NEGATIVE for w in words)
 
 
-def recipient_perspective(item: Item, graph: BeliefGraph) -> tuple[dict[str, float], TrustEdge]:
+def recipient_perspective(
+    item: Item, graph: BeliefGraph, readings: bool = False
+) -> tuple[dict[str, float], TrustEdge]:
     """Content word -> weight in the recipient's beliefs at the end of the window.
 
     The recipient's own turns count fully; the initiator's turns count by the trust the
     recipient's belief in them carries (``Belief.trust``), and not at all when the edge kept
-    the testimony out. Each turn counts its words (from the transcript); under a model's
-    parse (``parser="llm"``) also what the model typed it as saying, feeling or wanting, at
-    the same weight, and the beliefs the parse gives the recipient in this window, in full.
+    the testimony out. Each turn counts its words (from the graph's sentences). With
+    ``readings``, under a model's parse (``parser="llm"``), also what the model typed it as
+    saying, feeling or wanting, at the same weight, and the beliefs the parse gives the
+    recipient in this window, in full (off by default: it lowered the recorded sample's
+    accuracy).
     """
     recipient = item.meta["recipient"]
     policy = graph.trust
@@ -695,11 +699,11 @@ def recipient_perspective(item: Item, graph: BeliefGraph) -> tuple[dict[str, flo
             w = b.trust if b is not None and b.trust is not None else 0.0
         i = e.sentence_index
         turn_weight[i] = max(turn_weight.get(i, 0.0), w)
-        if e.parser == "llm":
+        if readings and e.parser == "llm":
             add(_reading(e.proposition), w)
     for i, w in turn_weight.items():
         add(said.get(i, ""), w)
-    for b in graph.story.implied:
+    for b in graph.story.implied if readings else ():
         if b.holders == (recipient,) and max(b.evidence) >= start:
             add(b.wording, 1.0)
     if edge is None:
@@ -721,13 +725,18 @@ def model_texts(graph: BeliefGraph) -> list[str]:
 
 
 def retrospective_choice(
-    item: Item, graph: BeliefGraph, attribute: str, options: Sequence[str], absolutes: float = 1.0
+    item: Item,
+    graph: BeliefGraph,
+    attribute: str,
+    options: Sequence[str],
+    absolutes: float = 1.0,
+    readings: bool = False,
 ) -> tuple[int, list[float], TrustEdge]:
     """Score each option of ``attribute`` against the recipient's perspective; the best index,
-    the scores and the trust edge read."""
-    weights, edge = recipient_perspective(item, graph)
+    the scores and the trust edge read (``readings``: see ``recipient_perspective``)."""
+    weights, edge = recipient_perspective(item, graph, readings)
     texts = item.story.splitlines()
-    idf = idf_weights([*texts, *model_texts(graph)])
+    idf = idf_weights([*texts, *(model_texts(graph) if readings else ())])
     seen = {t for line in texts for t in tokens(line)}
     scores = []
     for o in options:
@@ -795,9 +804,12 @@ BREAKDOWNS = ("task", "domain", "task_domain", "attribute", "task_attribute")
 class _Offline:
     """The offline answerer, with the run's side figures in ``tally``."""
 
-    def __init__(self, tally: Tally, embedder: EmbeddingSimilarity | None) -> None:
+    def __init__(
+        self, tally: Tally, embedder: EmbeddingSimilarity | None, readings: bool = False
+    ) -> None:
         self.tally = tally
         self.embedder = embedder
+        self.readings = readings
         self.deferred: list[tuple[str, str, str, list[str]]] = []
 
     def finish(self, tally: Tally) -> None:
@@ -829,7 +841,7 @@ class _Offline:
             return self._written(item, graph, breakdown)
         if task == "retrospective":
             best, scores, edge = retrospective_choice(
-                item, graph, item.meta["attribute"], item.choices
+                item, graph, item.meta["attribute"], item.choices, readings=self.readings
             )
             why = [f"trust edge {edge.truster} -> {edge.trustee}: {edge.level} ({edge.weight})"]
             why += list(edge.reasons[:6])
@@ -854,7 +866,7 @@ class _Offline:
     def _written(self, item: Item, graph: BeliefGraph, breakdown: dict[str, str]) -> ItemResult:
         attr = item.meta["attribute"]
         options = item.meta["options"][attr]
-        best, _, _ = retrospective_choice(item, graph, attr, options)
+        best, _, _ = retrospective_choice(item, graph, attr, options, readings=self.readings)
         text = options[best]
         self.written_figures(item, text, "written")
         self.written_figures(item, item.answer, "written_gold_option")
@@ -1073,7 +1085,11 @@ def _record_key(item: Item) -> str:
 
 @benchmarks.register("dialtom")
 def make_dialtom(
-    embeddings: bool | None = None, *, direct: bool = False, dialogues: int | None = None
+    embeddings: bool | None = None,
+    *,
+    direct: bool = False,
+    dialogues: int | None = None,
+    readings: bool = False,
 ) -> Benchmark:
     """The DialToM adapter with the offline scorers (length baseline, NOTA false alarms,
     written-task metrics and malformed-record counts in ``metrics``).
@@ -1088,10 +1104,13 @@ def make_dialtom(
         (``direct_messages``) through the run's LLM client, scored by the same scorers.
     dialogues : int, optional
         Only the items of the first ``dialogues`` dialogue windows (retrospective, written)
-        or items (forecasting) of each file read, in file order.
+        or items (forecasting) of what the loader reads, in its order.
+    readings : bool
+        Under a model's parse, the recipient's perspective also counts the model's readings
+        of the turns (``recipient_perspective``); off by default.
     """
     tally = Tally()
-    offline = _Offline(tally, _embedder(embeddings))
+    offline = _Offline(tally, _embedder(embeddings), readings)
     base = Benchmark(
         name="dialtom",
         load=first_dialogues(load_dialtom, dialogues, _record_key),

@@ -483,6 +483,7 @@ def align_options(
     late_penalty: float = 0.25,
     similarity: Literal["lexical", "embedding"] = "lexical",
     embedder: Any = None,
+    readings: bool = False,
 ) -> list[Alignment]:
     """Score every option against the holder's perspective at each of their turns.
 
@@ -493,6 +494,11 @@ def align_options(
     introduces only after turn k (the holder could not have heard them). Scores become a
     softmax over the holder's turns; ``anchor_probability`` is the anchor turn's share.
 
+    With ``readings``, each window also holds the model's readings of its turns
+    (``model_readings``; nothing for an offline graph). Off by default: on the recorded
+    sample they lower the accuracy (docs/llm.md, "ToMATO and DialToM through beliefgraph and
+    directly").
+
     With ``similarity="embedding"`` the window score is the summed cosine (x 20) of the
     option with the two turns' sentence embeddings (``embedder``: a
     ``text_metrics.EmbeddingSimilarity``).
@@ -502,7 +508,7 @@ def align_options(
     anchor = anchor_turn(item, graph)
     turns = _turns(graph)
     texts = {i: t for i, (_, t) in turns.items()}
-    read = model_readings(item, graph, holder, target)
+    read = model_readings(item, graph, holder, target) if readings else {}
     idf = idf_weights([*texts.values(), *(r for rs in read.values() for r in rs)])
     first_by_other: dict[str, int] = {}
     for i, (s, t) in turns.items():
@@ -626,13 +632,18 @@ BREAKDOWNS = (
 
 
 def _graph_answerer(
-    tally: Tally, similarity: Literal["lexical", "embedding"], embedder: Any = None
+    tally: Tally,
+    similarity: Literal["lexical", "embedding"],
+    embedder: Any = None,
+    readings: bool = False,
 ) -> Any:
     def answer(item: Item, graph: BeliefGraph) -> ItemResult:
         breakdown = _breakdown(item)
         lo = lexical_overlap_choice(item.question, item.choices)
         tally.record(item.id, "lexical_overlap", item.choices[lo] == item.answer, breakdown)
-        alignments = align_options(item, graph, similarity=similarity, embedder=embedder)
+        alignments = align_options(
+            item, graph, similarity=similarity, embedder=embedder, readings=readings
+        )
         best = max(alignments, key=lambda a: (a.anchor_probability, -a.option))
         prediction = item.choices[best.option]
         anchor = anchor_turn(item, graph)
@@ -729,6 +740,7 @@ def make_tomato(
     *,
     direct: bool = False,
     dialogues: int | None = None,
+    readings: bool = False,
 ) -> Benchmark:
     """The ToMATO adapter with the offline graph scorer (and the lexical-overlap baseline
     in ``metrics``).
@@ -742,6 +754,9 @@ def make_tomato(
         (``direct_messages``) through the run's LLM client, scored by the same scorer.
     dialogues : int, optional
         Only the questions of the first ``dialogues`` conversations of the file.
+    readings : bool
+        Under a model's parse, align the options with the model's readings of each turn too
+        (``model_readings``); off by default (it lowered the recorded sample's accuracy).
     """
     tally = Tally()
     load = first_dialogues(load_tomato, dialogues, _conversation)
@@ -755,7 +770,7 @@ def make_tomato(
         name="tomato",
         load=load,
         build=_build,
-        answer=_graph_answerer(tally, similarity, embedder),
+        answer=_graph_answerer(tally, similarity, embedder, readings),
         breakdowns=BREAKDOWNS,
         metrics=tally.metrics(),
         parallel=False,  # the tally the metrics read lives in this process

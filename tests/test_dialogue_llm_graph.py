@@ -85,8 +85,10 @@ def test_the_models_reading_moves_an_option_to_its_turn(stub: StubServer) -> Non
     offline = align_options(item, _build(item))
     stub.script(PARSE)
     with using_parser(_parser(stub)):
-        through = align_options(item, _build(item))
+        graph = _build(item)
+    plain, through = align_options(item, graph), align_options(item, graph, readings=True)
     assert offline[0].anchor_probability == offline[1].anchor_probability  # no signal
+    assert plain == offline  # the readings are off by default: the words decide
     assert through[0].anchor_probability > through[1].anchor_probability
 
 

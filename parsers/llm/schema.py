@@ -314,28 +314,36 @@ def name_key(name: str) -> str:
 
 
 def short_names(people: Iterable[str]) -> dict[str, str]:
-    """Key -> full name, for the first and the last word of each participant's name that no
-    other participant's name shares: a model that calls "Liam Johnson" "Liam" (as a
-    conversation's own lines do) still names him.
+    """Key -> full name, for the short forms of each participant's name that no other
+    participant's name shares: its first word, its last word, and the first word's leading
+    three letters or more ("Ben" for "Benjamin Jackson"). A model that calls "Liam Johnson"
+    "Liam", as a conversation's own lines do, still names him.
 
     Examples
     --------
-    >>> short_names(["Liam Johnson", "Jaxon Prentice", "Ann"])
-    {'liam': 'Liam Johnson', 'johnson': 'Liam Johnson', 'jaxon': 'Jaxon Prentice', \
-'prentice': 'Jaxon Prentice'}
+    >>> sorted(short_names(["Liam Johnson", "Ann"]).items())
+    [('johnson', 'Liam Johnson'), ('lia', 'Liam Johnson'), ('liam', 'Liam Johnson')]
     >>> short_names(["Ann Lee", "Ann Roe"])
     {'lee': 'Ann Lee', 'roe': 'Ann Roe'}
+    >>> short_names(["Miles Hawkins", "Esme Hart"])["miles"]  # the key keeps its final s
+    'Miles Hawkins'
     """
     people = list(people)
     full = {name_key(p) for p in people}
-    seen: dict[str, list[str]] = {}
+    seen: dict[str, set[str]] = {}
     for p in people:
-        words = name_key(p).split()
+        words = _WORD.findall(clean_name(p).lower().replace("_", " "))
         if len(words) < 2:
             continue
-        for w in dict.fromkeys((words[0], words[-1])):
-            seen.setdefault(w, []).append(p)
-    return {w: ps[0] for w, ps in seen.items() if len(ps) == 1 and w not in full}
+        first, last = words[0], words[-1]
+        forms = {first, last, *(first[:n] for n in range(3, len(first)))}
+        for form in forms:
+            # Both spellings of the key: a lone word is keyed as ``name_key`` keys it
+            # ("miles" -> "mile"), as the model's "Miles" will be.
+            for key in {name_key(form), form}:
+                seen.setdefault(key, set()).add(p)
+    return {k: next(iter(ps)) for k, ps in sorted(seen.items())
+            if len(ps) == 1 and k not in full}  # fmt: skip
 
 
 def resolve(key: str, known: Iterable[str]) -> str | None:
