@@ -622,5 +622,5 @@ def _ending(seg: Segment, end: int) -> Segment:
 
 def _with_value(prop: Proposition, value: Value) -> Proposition:
     if isinstance(value, bool):
-        return prop.model_copy(update={"negated": not value})
-    return prop.model_copy(update={"value": value})
+        return prop.replaced(negated=not value)
+    return prop.replaced(value=value)
