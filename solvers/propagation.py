@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from beliefgraph.models import Event, Proposition
@@ -52,8 +53,12 @@ class Segment:
         return self.start <= t and (self.end is None or t < self.end)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise_chain(chain: tuple[str, ...]) -> tuple[str, ...]:
     """Collapse repeats: "A believes A believes p" is "A believes p" (introspection).
+
+    Remembered per chain: the checker asks it of the same few thousand chains a million
+    times on a long story.
 
     Examples
     --------
