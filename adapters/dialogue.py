@@ -1,12 +1,16 @@
 """What the ToMATO and DialToM adapters share: the run's dialogue graph, words, option scoring.
 
-- ``run_dialogue_graph`` is ``beliefgraph.dialogue.dialogue_graph`` (one event per turn:
-  spoken turns are public ``tell`` events, hidden thoughts are perceived by their holder
-  only) under the run's parser choice.
+- ``run_dialogue_graph`` is ``beliefgraph.dialogue.dialogue_graph`` (one event per turn
+  offline, one or more under a model's parse: spoken turns are public ``tell`` events, hidden
+  thoughts are perceived by their holder only) under the run's parser choice.
 - ``tokens``, ``content_words`` and ``idf_weights`` are the lexical scorers' words.
 - ``LLMOptionScorer`` asks a model to choose an option (through the one LLM client, any
   OpenAI-compatible server); it is built only when an endpoint is configured.
 - ``Tally`` keeps a run's figures for the metrics the adapters report.
+- ``first_dialogues`` wraps a loader to keep the items of the first N dialogues of a file
+  (an item-blind sample: ``make_tomato(dialogues=N)``, ``make_dialtom(dialogues=N)``).
+- ``letter_reply`` reads the option letter out of a model's plain-text reply (the direct
+  baselines).
 
 Trust is core, not here: ``TrustEdge`` (``beliefgraph.models``), the ``dialogue`` trust
 policy ``EdgeTrust`` (``beliefgraph.solvers.trust``) and ``estimate_trust``
@@ -31,10 +35,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from beliefgraph.dialogue import dialogue_graph
+from beliefgraph.dialogue import dialogue_story
+from beliefgraph.errors import ConfigurationError
 from beliefgraph.graph import BeliefGraph
+from beliefgraph.models import ParsedStory
 from beliefgraph.parsers.llm.dialogue import Turn
+from beliefgraph.solvers.trust import EdgeTrust
 
+from .item import Item
+from .loading import LoadedItems, Problems
 from .reading import chosen_llm
 
 __all__ = [
@@ -42,9 +51,13 @@ __all__ = [
     "OptionChoice",
     "Tally",
     "content_words",
+    "first_dialogues",
     "idf_weights",
+    "letter_reply",
+    "on_events",
     "run_dialogue_graph",
     "tokens",
+    "turn_words",
 ]
 
 LETTERS = "ABCDEFGH"
@@ -61,15 +74,127 @@ def run_dialogue_graph(
     """``beliefgraph.dialogue.dialogue_graph`` under the run's parser choice: with
     ``evaluate(parser="llm")`` one call types what is said; offline each turn tells its words.
 
+    An ``EdgeTrust``'s edges are timed by turn (turn k is time k, as ``estimate_trust`` sets
+    them); a model's parse may give a turn several events, so they are retimed to each turn's
+    first event.
+
     Examples
     --------
     >>> g = run_dialogue_graph([("Ann", "The shop is closed."), ("Bob", "Thanks, I see.")])
     >>> [e.perceivers for e in g.events]
     [('Ann', 'Bob'), ('Ann', 'Bob')]
     """
-    return dialogue_graph(
-        turns, trust=trust, participants=participants, max_order=max_order, parser=chosen_llm()
-    )
+    story = dialogue_story(turns, participants, parser=chosen_llm())
+    return BeliefGraph(story, trust=on_events(trust, story), max_order=max_order)
+
+
+def on_events(trust: Any, story: ParsedStory) -> Any:
+    """``trust`` with an ``EdgeTrust``'s turn-timed edges retimed to the story's events (the
+    first event of each turn); any other policy as it is.
+
+    Examples
+    --------
+    >>> from beliefgraph.dialogue import dialogue_story
+    >>> from beliefgraph.models import TrustEdge
+    >>> s = dialogue_story([("Ann", "Hi."), ("Bob", "Hey.")])
+    >>> e = TrustEdge(truster="Bob", trustee="Ann", start=2, weight=0.2)
+    >>> on_events(EdgeTrust(edges=(e,)), s).edges[0].start  # one event per turn: unchanged
+    2
+    """
+    if not isinstance(trust, EdgeTrust) or all(len(x.events) == 1 for x in story.sentences):
+        return trust
+    first = {x.index + 1: min(x.events) for x in story.sentences if x.events}
+    after = max((e.id for e in story.events), default=0) + 1
+
+    def at(t: int | None) -> int | None:
+        if t is None or t < 1:
+            return t
+        return first.get(t, after)
+
+    edges = tuple(e.model_copy(update={"start": at(e.start), "end": at(e.end)})
+                  for e in trust.edges)  # fmt: skip
+    return trust.model_copy(update={"edges": edges})
+
+
+def turn_words(graph: BeliefGraph) -> dict[int, str]:
+    """Turn index -> the words of that turn, from the graph's sentences (each a turn as the
+    dialogue parser rendered it, ``Name says: ...``), whatever the parser: under an LLM parse
+    the events hold what the model typed each turn as saying, not the words.
+
+    Examples
+    --------
+    >>> turn_words(run_dialogue_graph([("Ann", "It is: closed."), ("Bob", "Oh.")]))
+    {0: 'It is: closed.', 1: 'Oh.'}
+    """
+    return {s.index: s.text.partition(": ")[2] for s in graph.story.sentences}
+
+
+# -- samples -------------------------------------------------------------------------------
+Loader = Callable[..., list[Item]]
+
+
+def first_dialogues(load: Loader, n: int | None, key: Callable[[Item], str]) -> Loader:
+    """``load``, keeping only the items of the first ``n`` dialogues (by ``key``, in the
+    order the loader reads them): an item-blind sample, all questions of each dialogue kept.
+
+    Raises
+    ------
+    ConfigurationError
+        For ``n`` below 1.
+
+    Examples
+    --------
+    >>> items = [Item(id=str(i), story=s, question="?", answer="a") for i, s in
+    ...          enumerate(["x", "x", "y", "z"])]
+    >>> [i.id for i in first_dialogues(lambda p, pr=None: items, 2, lambda i: i.story)("f")]
+    ['0', '1', '2']
+    """
+    if n is None:
+        return load
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ConfigurationError(f"dialogues must be a positive number, got {n!r}")
+
+    def sample(path: Any, problems: Problems | None = None) -> list[Item]:
+        items = load(path, problems)
+        keep: dict[str, None] = {}
+        kept = []
+        for item in items:
+            k = key(item)
+            if k not in keep and len(keep) >= n:
+                continue
+            keep.setdefault(k, None)
+            kept.append(item)
+        return LoadedItems(kept, getattr(items, "problems", ()))
+
+    return sample
+
+
+_LETTERS_READ = (
+    re.compile(r"\[\s*([A-H])\s*\]"),
+    re.compile(r"\"option\"\s*:\s*\"\s*([A-H])\b"),
+    re.compile(r"^\W*([A-H])\b"),
+)
+
+
+def letter_reply(reply: str, letters: Sequence[str]) -> int | None:
+    """The index of the option a plain-text reply names, or None.
+
+    Read in order: ``[X]`` (ToMATO's ``extract_answer_from_response``), a JSON
+    ``{"option": "X"}`` (DialToM's release asks for that schema), else a reply that starts
+    with the bare letter ("B", "B: ...", "(B)").
+
+    Examples
+    --------
+    >>> letter_reply("[C]", "ABCD"), letter_reply('{"option": "B"}', "ABCD")
+    (2, 1)
+    >>> letter_reply("D: None of the above.", "ABCD"), letter_reply("Maybe.", "ABCD")
+    (3, None)
+    """
+    for pattern in _LETTERS_READ:
+        m = pattern.search(reply.strip())
+        if m is not None:
+            return letters.index(m[1]) if m[1] in letters else None
+    return None
 
 
 # -- words ---------------------------------------------------------------------------------

@@ -32,6 +32,12 @@ file), and testimony from the initiator adopted by the recipient according to it
   fixed consistency threshold.
 
 Baseline: length only (the longest option) beside every figure, as the issue asks.
+
+``make_dialtom(direct=True)`` is the same-model direct baseline: each item asked in the
+release's own prompt (``benchmark.py``'s ``retrospective`` / ``prospective`` / ``written``,
+``counterfactual_test.py``'s ``prospective``; MIT), the reply read as a letter (or the written
+line) and scored by the same scorers. ``make_dialtom(dialogues=N)`` keeps the items of the
+first N dialogue windows of each file (an item-blind sample).
 """
 
 from __future__ import annotations
@@ -62,9 +68,12 @@ from .dialogue import (
     LLMOptionScorer,
     Tally,
     content_words,
+    first_dialogues,
     idf_weights,
+    letter_reply,
     run_dialogue_graph,
     tokens,
+    turn_words,
 )
 from .item import Item, ItemResult
 from .loading import Problems, read_text, require_utf8, strict_if_none
@@ -77,6 +86,7 @@ __all__ = [
     "DialToMLLM",
     "clean_dialogue",
     "continuation_choice",
+    "direct_messages",
     "length_choice",
     "load_dialtom",
     "make_dialtom",
@@ -650,22 +660,35 @@ def _trust_polarity(text: str) -> float:
     return sum(w in _TRUST_POSITIVE for w in words) - 1.5 * sum(w in _TRUST_NEGATIVE for w in words)
 
 
-def recipient_perspective(item: Item, graph: BeliefGraph) -> tuple[dict[str, float], TrustEdge]:
+def recipient_perspective(
+    item: Item, graph: BeliefGraph, readings: bool = False
+) -> tuple[dict[str, float], TrustEdge]:
     """Content word -> weight in the recipient's beliefs at the end of the window.
 
     The recipient's own turns count fully; the initiator's turns count by the trust the
     recipient's belief in them carries (``Belief.trust``), and not at all when the edge kept
-    the testimony out.
+    the testimony out. Each turn counts its words (from the graph's sentences). With
+    ``readings``, under a model's parse (``parser="llm"``), also what the model typed it as
+    saying, feeling or wanting, at the same weight, and the beliefs the parse gives the
+    recipient in this window, in full (off by default: it lowered the recorded sample's
+    accuracy).
     """
     recipient = item.meta["recipient"]
     policy = graph.trust
     _, _, start = session_edges(item)
+    said = turn_words(graph)
     edge = (
         policy.edge(recipient, item.meta["initiator"], graph.end)
         if isinstance(policy, EdgeTrust)
         else None
     )
     weights: dict[str, float] = {}
+
+    def add(text: str, w: float) -> None:
+        for word in content_words(text):
+            weights[word] = max(weights.get(word, 0.0), w)
+
+    turn_weight: dict[int, float] = {}
     for e in graph.events:
         if e.sentence_index < start or e.kind != "tell" or e.proposition is None:
             continue
@@ -674,21 +697,46 @@ def recipient_perspective(item: Item, graph: BeliefGraph) -> tuple[dict[str, flo
         else:
             b = graph.belief((recipient,), variable=e.proposition.variable)
             w = b.trust if b is not None and b.trust is not None else 0.0
-        for word in content_words(e.proposition.value or ""):
-            weights[word] = max(weights.get(word, 0.0), w)
+        i = e.sentence_index
+        turn_weight[i] = max(turn_weight.get(i, 0.0), w)
+        if readings and e.parser == "llm":
+            add(_reading(e.proposition), w)
+    for i, w in turn_weight.items():
+        add(said.get(i, ""), w)
+    for b in graph.story.implied if readings else ():
+        if b.holders == (recipient,) and max(b.evidence) >= start:
+            add(b.wording, 1.0)
     if edge is None:
         edge = TrustEdge(truster=recipient, trustee=item.meta["initiator"], weight=0.5)
     return weights, edge
 
 
+def _reading(p: Proposition) -> str:
+    """A typed proposition's words (the bare ``say`` of an untyped turn left out)."""
+    return " ".join(w for w in (p.relation, p.value or "") if w and w != "say")
+
+
+def model_texts(graph: BeliefGraph) -> list[str]:
+    """What a model's parse wrote about the dialogue (its typed turns and implied beliefs);
+    empty for an offline graph."""
+    out = [_reading(e.proposition) for e in graph.events
+           if e.parser == "llm" and e.proposition is not None]  # fmt: skip
+    return [*out, *(b.wording for b in graph.story.implied)]
+
+
 def retrospective_choice(
-    item: Item, graph: BeliefGraph, attribute: str, options: Sequence[str], absolutes: float = 1.0
+    item: Item,
+    graph: BeliefGraph,
+    attribute: str,
+    options: Sequence[str],
+    absolutes: float = 1.0,
+    readings: bool = False,
 ) -> tuple[int, list[float], TrustEdge]:
     """Score each option of ``attribute`` against the recipient's perspective; the best index,
-    the scores and the trust edge read."""
-    weights, edge = recipient_perspective(item, graph)
+    the scores and the trust edge read (``readings``: see ``recipient_perspective``)."""
+    weights, edge = recipient_perspective(item, graph, readings)
     texts = item.story.splitlines()
-    idf = idf_weights(texts)
+    idf = idf_weights([*texts, *(model_texts(graph) if readings else ())])
     seen = {t for line in texts for t in tokens(line)}
     scores = []
     for o in options:
@@ -756,9 +804,12 @@ BREAKDOWNS = ("task", "domain", "task_domain", "attribute", "task_attribute")
 class _Offline:
     """The offline answerer, with the run's side figures in ``tally``."""
 
-    def __init__(self, tally: Tally, embedder: EmbeddingSimilarity | None) -> None:
+    def __init__(
+        self, tally: Tally, embedder: EmbeddingSimilarity | None, readings: bool = False
+    ) -> None:
         self.tally = tally
         self.embedder = embedder
+        self.readings = readings
         self.deferred: list[tuple[str, str, str, list[str]]] = []
 
     def finish(self, tally: Tally) -> None:
@@ -790,7 +841,7 @@ class _Offline:
             return self._written(item, graph, breakdown)
         if task == "retrospective":
             best, scores, edge = retrospective_choice(
-                item, graph, item.meta["attribute"], item.choices
+                item, graph, item.meta["attribute"], item.choices, readings=self.readings
             )
             why = [f"trust edge {edge.truster} -> {edge.trustee}: {edge.level} ({edge.weight})"]
             why += list(edge.reasons[:6])
@@ -815,7 +866,7 @@ class _Offline:
     def _written(self, item: Item, graph: BeliefGraph, breakdown: dict[str, str]) -> ItemResult:
         attr = item.meta["attribute"]
         options = item.meta["options"][attr]
-        best, _, _ = retrospective_choice(item, graph, attr, options)
+        best, _, _ = retrospective_choice(item, graph, attr, options, readings=self.readings)
         text = options[best]
         self.written_figures(item, text, "written")
         self.written_figures(item, item.answer, "written_gold_option")
@@ -856,25 +907,225 @@ def _story_key(item: Item) -> str:
     return item.id
 
 
+# -- the same model, directly: the release's prompts ------------------------------------------
+DIRECT_PROMPT_ID = "dialtom.release.v1"
+"""DialToM's release (github.com/Stealth-py/DialToM, ``benchmark.py`` and
+``counterfactual_test.py`` at 0250277; MIT): its prompts, verbatim."""
+
+AGENT1 = {"MI": "Counselor", "ESC": "Supporter", "PFG": "Persuader"}
+AGENT2 = {"MI": "Client", "ESC": "Seeker", "PFG": "Persuadee"}
+TASK_DESC = {
+    "MI": "Counseling Session",
+    "ESC": "Emotional Support Conversation",
+    "PFG": "Persuasion Conversation",
+}
+"""The release's ``utils.agent1`` / ``agent2`` and ``get_data``'s ``task_desc``."""
+
+_RETROSPECTIVE = """
+You are an expert in Theory of Mind reasoning.
+
+Task:
+You will be provided with conversation between two agents {agent1} and {agent2} engaging in a \
+{task_desc} session on the topic of {topic}.
+
+Your goal is to correctly infer {agent2}'s {state} state, based on the above conversation. You \
+will be provided with a set of options, and you need to choose the most appropriate one that \
+reflects the {state} state.
+
+The correct option must be consistent with the provided conversation context.
+
+Conversation Context:
+{ctx}
+
+Mental State Options:
+{options}
+
+Instruction
+Output only the letter of the correct option (e.g., "A", "B", "C", or "D"). Do not add \
+explanations or other verbosity.
+Your output should be strictly one of: A, B, C, D. NO FORMATTING NEEDS TO BE DONE. ONLY OUTPUT \
+THE OPTION AND NOTHING ELSE. YOUR OUTPUT SHOULD STRICTLY BE ONE OF A, B, C, or D.
+
+Answer:
+    """
+_PROSPECTIVE = """
+You are an expert in Theory of Mind reasoning.
+
+Task:
+You will be provided with internal Mental State profile (Belief, Desire, Intention, Emotion, \
+Knowledge, Trust) of client during the conversation.
+
+Your goal is to identify which of the candidate conversation segments is the most plausible \
+continuation of this conversation.
+The correct option must be consistent with the provided Mental States of the client.{nota}
+
+Mental state of {agent2}
+{profile}
+
+Candidate Conversation Segments
+{options}
+
+Instruction
+{instructions}
+
+Answer:
+"""
+_INSTRUCTIONS = """Output only the letter of the correct option (e.g., "A", "B", "C", or "D"). \
+Do not add explanations or other verbosity.
+Your output should be strictly one of: A, B, C, D. NO FORMATTING NEEDS TO BE DONE."""
+_INSTRUCTIONS_NOTA = """Output only the letter of the correct option (e.g., "A", "B", "C", "D", \
+or "E"). Do not add explanations or other verbosity.
+Your output should be strictly one of: A, B, C, D, E. NO FORMATTING NEEDS TO BE DONE."""
+_WRITTEN = """
+You are an expert in Theory of Mind reasoning.
+
+Task:
+You will be provided with a context of a conversation between {agent1} and {agent2}.
+
+Your goal is to accurately infer the {state} mental state of the {agent2} in one line.
+The correct option must be consistent with the provided conversational context.
+
+Conversation Context:
+{ctx}
+
+Instruction
+Output only a line inference. Your response should always start with "{opening}". Do not add \
+explanations or other verbosity. STRICTLY FOLLOW THIS FORMAT AND OUTPUT ONLY ONE LINE.
+
+Answer:
+"""
+
+
+def _named(text: str, domain: str) -> str:
+    """The release's renaming of PersuasionForGood's ``agent 1`` / ``agent 2``."""
+    return text.replace("agent 1", AGENT1[domain]).replace("agent 2", AGENT2[domain])
+
+
+def direct_messages(item: Item) -> list[dict[str, str]]:
+    """The release's prompt for one item, as one user message (the release sends no system
+    message). Options are the item's, in its (seeded) order, lettered ``A:`` .. ``D:``; a
+    counterfactual item's NOTA is the release's ``E: None of the above.``
+
+    Examples
+    --------
+    >>> item = Item(id="x", story="client: I tried.", question="?", answer="b",
+    ...             choices=("a", "b", "c", "d"), meta={"task": "retrospective", "domain": "MI",
+    ...             "attribute": "Belief", "topic": "on smoking"})
+    >>> text = direct_messages(item)[0]["content"]
+    >>> "Client's Belief state" in text, "C: c" in text
+    (True, True)
+    """
+    task, domain = item.meta["task"], str(item.meta.get("domain", "MI"))
+    domain = domain if domain in AGENT1 else "MI"
+    lettered = [
+        f"{'ABCDE'[i]}: {'None of the above.' if c == NOTA else _named(c, domain)}"
+        for i, c in enumerate(item.choices)
+    ]
+    if task == "retrospective":
+        text = _RETROSPECTIVE.format(
+            agent1=AGENT1[domain], agent2=AGENT2[domain], task_desc=TASK_DESC[domain],
+            topic=item.meta.get("topic"), state=item.meta["attribute"], ctx=item.story,
+            options="\n".join(lettered),
+        )  # fmt: skip
+    elif task == "written":
+        opening = OPENINGS[item.meta["attribute"]].format(initiator=AGENT1[domain])
+        text = _WRITTEN.format(
+            agent1=AGENT1[domain], agent2=AGENT2[domain], state=item.meta["attribute"],
+            ctx=_named(item.story, domain), opening=opening,
+        )  # fmt: skip
+    else:
+        nota = task == "counterfactual"
+        text = _PROSPECTIVE.format(
+            nota=" It can also be that none of the options are correct." if nota else "",
+            agent2=AGENT2[domain], profile=item.story, options="\n".join(lettered),
+            instructions=_INSTRUCTIONS_NOTA if nota else _INSTRUCTIONS,
+        )  # fmt: skip
+    return [{"role": "user", "content": text}]
+
+
+class ReleasePrompt:
+    """DialToM's release prompts for the direct baseline: one request per item, the reply
+    scored by the offline adapter's scorers (written lines by BLEU / ROUGE-L / embeddings)."""
+
+    prompt_id = DIRECT_PROMPT_ID
+
+    def __init__(self, offline: _Offline) -> None:
+        self.offline = offline
+
+    def story_key(self, item: Item) -> str:
+        return item.id
+
+    def run(self, item: Item, ask: Any) -> str | None:
+        if item.meta.get("malformed"):
+            return None  # nothing to ask: the offline scorer counts it
+        return ask(direct_messages(item))
+
+    def score(self, item: Item, state: Any) -> ItemResult:
+        if item.meta.get("malformed"):
+            return self.offline(item, _profile_graph(item))
+        reply, breakdown = str(state), _breakdown(item)
+        why = (f"Asked directly ({self.prompt_id}); the model replied {reply[:300]!r}.",)
+        if item.meta["task"] == "written":
+            line = " ".join(reply.strip().splitlines()[0].split()) if reply.strip() else ""
+            self.offline.written_figures(item, line, "written")
+            return ItemResult.answered(item, line, explanation=why, breakdown=breakdown)
+        lc = length_choice(item.choices)
+        self.offline.tally.record(item.id, "length_baseline", item.choices[lc] == item.answer,
+                                  breakdown)  # fmt: skip
+        index = letter_reply(reply, "ABCDE"[: len(item.choices)])
+        if index is None:
+            raise BeliefGraphError(f"the model's reply names no option: {reply[:200]!r}")
+        return ItemResult.answered(item, item.choices[index], explanation=why, breakdown=breakdown)
+
+
+def _record_key(item: Item) -> str:
+    """One dialogue window per key (``_story_key`` without the text)."""
+    return _story_key(item)
+
+
 @benchmarks.register("dialtom")
-def make_dialtom(embeddings: bool | None = None) -> Benchmark:
+def make_dialtom(
+    embeddings: bool | None = None,
+    *,
+    direct: bool = False,
+    dialogues: int | None = None,
+    readings: bool = False,
+) -> Benchmark:
     """The DialToM adapter with the offline scorers (length baseline, NOTA false alarms,
     written-task metrics and malformed-record counts in ``metrics``).
 
-    ``embeddings``: compute the written task's embedding similarity (default: when the model
-    package is installed and ``BELIEFGRAPH_EMBEDDINGS`` is not ``0``).
+    Parameters
+    ----------
+    embeddings : bool, optional
+        Compute the written task's embedding similarity (default: when the model package is
+        installed and ``BELIEFGRAPH_EMBEDDINGS`` is not ``0``).
+    direct : bool
+        The same-model direct baseline: each item asked in the release's own prompt
+        (``direct_messages``) through the run's LLM client, scored by the same scorers.
+    dialogues : int, optional
+        Only the items of the first ``dialogues`` dialogue windows (retrospective, written)
+        or items (forecasting) of what the loader reads, in its order.
+    readings : bool
+        Under a model's parse, the recipient's perspective also counts the model's readings
+        of the turns (``recipient_perspective``); off by default.
     """
     tally = Tally()
-    return Benchmark(
+    offline = _Offline(tally, _embedder(embeddings), readings)
+    base = Benchmark(
         name="dialtom",
-        load=load_dialtom,
+        load=first_dialogues(load_dialtom, dialogues, _record_key),
         build=_build,
-        answer=_Offline(tally, _embedder(embeddings)),
+        answer=offline,
         breakdowns=BREAKDOWNS,
         metrics=tally.metrics(),
         parallel=False,  # the tally the metrics read lives in this process
         story_key=_story_key,
     )
+    if direct:
+        from .direct import make_direct
+
+        return make_direct(base, ReleasePrompt(offline))
+    return base
 
 
 # -- the LLM path --------------------------------------------------------------------------

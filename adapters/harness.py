@@ -498,7 +498,8 @@ def _run_story(bench: Benchmark, story: Story, timeout: float | None) -> _Outcom
             with collect_usage() as built:
                 graph = _build(bench, first)
             with collect_usage() as answering:
-                results = [_answer(bench, item, graph) for _, item in story]
+                unparsed = _unparsed(graph)  # once per story, not per item
+                results = [_answer(bench, item, graph, unparsed) for _, item in story]
     except _StoryTimeout:
         reason = (
             f"the story of {first.id} took longer than its {timeout:g} s budget "
@@ -665,15 +666,23 @@ def _build(bench: Benchmark, item: Item) -> BeliefGraph | Exception:
             return err
 
 
-def _answer(bench: Benchmark, item: Item, graph: BeliefGraph | Exception) -> ItemResult:
+def _answer(
+    bench: Benchmark, item: Item, graph: BeliefGraph | Exception, unparsed: tuple[str, ...]
+) -> ItemResult:
     if isinstance(graph, Exception):
         return _unanswered(bench, item, f"the story could not be tracked: {_why(graph)}")
     try:
         result = bench.answer(item, graph)
     except Exception as err:  # as above: this item is wrong, with the reason
         result = _unanswered(bench, item, _why(err))
-    unparsed = tuple(s.text for s in graph.story.unparsed)
     return result.model_copy(update={"unparsed": unparsed}) if unparsed else result
+
+
+def _unparsed(graph: BeliefGraph | Exception) -> tuple[str, ...]:
+    """The sentences of the story its parser could not read (none for a story not tracked)."""
+    if isinstance(graph, Exception):
+        return ()
+    return tuple(s.text for s in graph.story.unparsed)
 
 
 def _why(err: Exception) -> str:

@@ -19,6 +19,12 @@ turns of the same conversation (seed 002, §4; the release's ``run_generate_toma
   does the same with all-MiniLM-L6-v2 sentence embeddings when that package is installed.
 - Baseline: the paper's lexical overlap (the option sharing most words with the question).
 - ``ToMATOLLMScorer`` shows a model only the turns the holder had perceived by the anchor.
+- ``make_tomato(direct=True)``: the same-model direct baseline, each question asked in the
+  paper's evaluation prompt (App. C, "Chat Messages with System Prompt": the whole
+  transcript, the question, options ``[A]``..``[D]``), the reply read as the release's
+  ``extract_answer_from_response`` reads it (``[X]``), scored by the same scorer.
+- ``make_tomato(dialogues=N)``: only the questions of the first N conversations of the file
+  (an item-blind sample).
 
 Breakdowns follow the paper: mental state x order (Table 3), the false-belief subset, and
 each Big Five factor high / low per order (Tables 5 and 11).
@@ -46,9 +52,12 @@ from .dialogue import (
     LLMOptionScorer,
     Tally,
     content_words,
+    first_dialogues,
     idf_weights,
+    letter_reply,
     run_dialogue_graph,
     tokens,
+    turn_words,
 )
 from .item import Item, ItemResult
 from .loading import Problems, read_text, require_utf8, strict_if_none
@@ -59,6 +68,7 @@ __all__ = [
     "ToMATOQuestion",
     "align_options",
     "conversation_turns",
+    "direct_messages",
     "lexical_overlap_choice",
     "load_tomato",
     "make_tomato",
@@ -364,12 +374,48 @@ def _speaker(graph: BeliefGraph, first_name: str) -> str:
 
 
 def _turns(graph: BeliefGraph) -> dict[int, tuple[str, str]]:
-    """Turn index -> (speaker, text) of each spoken turn, from the graph's utterance events."""
+    """Turn index -> (speaker, words said) of each spoken turn (``turn_words``: the words,
+    whatever the parser, so the quote a question anchors on is matched under an LLM parse
+    too)."""
+    said = turn_words(graph)
     out: dict[int, tuple[str, str]] = {}
     for e in graph.events:
-        if e.kind == "tell" and e.agent and e.proposition is not None:
-            out.setdefault(e.sentence_index, (e.agent, e.proposition.value or ""))
+        if e.kind == "tell" and e.agent and e.sentence_index in said:
+            out.setdefault(e.sentence_index, (e.agent, said[e.sentence_index]))
     return dict(sorted(out.items()))
+
+
+def model_readings(
+    item: Item, graph: BeliefGraph, holder: str, target: str
+) -> dict[int, list[str]]:
+    """Turn index -> what a model's parse of the dialogue adds to ``holder``'s perspective
+    at that turn (empty for an offline graph):
+
+    - each turn's content as the model typed it (what the speaker claims, asks, feels or
+      wants: the ``llm`` events, heard by both speakers);
+    - the beliefs the parse says ``holder`` holds about ``target`` (``(holder, target)``, or
+      ``(holder,)`` with ``target`` as the subject), ``target`` holds and shows in that turn
+      (``(target,)``: the graph propagates it to whoever perceived the turn), or, for a
+      first-order question, ``holder`` holds (``(holder,)``), each at its last evidence turn
+      and only when ``holder`` perceived that turn.
+    """
+    out: dict[int, list[str]] = {}
+    for e in graph.events:
+        if e.parser == "llm" and e.proposition is not None and holder in e.perceivers:
+            p = e.proposition
+            words = " ".join(w for w in (p.relation, p.value or "") if w not in ("say", ""))
+            out.setdefault(e.sentence_index, []).append(words)
+    chains = {(holder, target), (target,)} if target != holder else {(holder,)}
+    for b in graph.story.implied:
+        at = max(b.evidence)
+        about = b.holders == (holder,) and b.proposition.subject == target
+        if (b.holders in chains or about) and holder in _perceivers(graph, at):
+            out.setdefault(at, []).append(b.wording)
+    return out
+
+
+def _perceivers(graph: BeliefGraph, turn: int) -> set[str]:
+    return {p for e in graph.events if e.sentence_index == turn for p in e.perceivers}
 
 
 def anchor_turn(item: Item, graph: BeliefGraph) -> int:
@@ -437,6 +483,7 @@ def align_options(
     late_penalty: float = 0.25,
     similarity: Literal["lexical", "embedding"] = "lexical",
     embedder: Any = None,
+    readings: bool = False,
 ) -> list[Alignment]:
     """Score every option against the holder's perspective at each of their turns.
 
@@ -447,15 +494,22 @@ def align_options(
     introduces only after turn k (the holder could not have heard them). Scores become a
     softmax over the holder's turns; ``anchor_probability`` is the anchor turn's share.
 
+    With ``readings``, each window also holds the model's readings of its turns
+    (``model_readings``; nothing for an offline graph). Off by default: on the recorded
+    sample they lower the accuracy (docs/llm.md, "ToMATO and DialToM through beliefgraph and
+    directly").
+
     With ``similarity="embedding"`` the window score is the summed cosine (x 20) of the
     option with the two turns' sentence embeddings (``embedder``: a
     ``text_metrics.EmbeddingSimilarity``).
     """
     holder = _speaker(graph, item.meta["holder"])
+    target = _speaker(graph, item.meta.get("target", item.meta["holder"]))
     anchor = anchor_turn(item, graph)
     turns = _turns(graph)
     texts = {i: t for i, (_, t) in turns.items()}
-    idf = idf_weights(list(texts.values()))
+    read = model_readings(item, graph, holder, target) if readings else {}
+    idf = idf_weights([*texts.values(), *(r for rs in read.values() for r in rs)])
     first_by_other: dict[str, int] = {}
     for i, (s, t) in turns.items():
         for w in content_words(t):
@@ -486,6 +540,9 @@ def align_options(
                 s = 20.0 * sum(embedder.score(body, [texts[j]]) for j in windows[k])
             else:
                 window = {w for j in windows[k] for w in content_words(texts[j])}
+                # The model's reading of the same turns: what it says the holder could
+                # take the speakers to think, feel or want there.
+                window |= {w for j in windows[k] for r in read.get(j, ()) for w in content_words(r)}
                 s = sum(idf.get(w, 0.0) for w in words & window)
             late = sum(idf.get(w, 0.0) for w in words if first_by_other.get(w, -1) > k)
             scores.append(s - late_penalty * late)
@@ -575,13 +632,18 @@ BREAKDOWNS = (
 
 
 def _graph_answerer(
-    tally: Tally, similarity: Literal["lexical", "embedding"], embedder: Any = None
+    tally: Tally,
+    similarity: Literal["lexical", "embedding"],
+    embedder: Any = None,
+    readings: bool = False,
 ) -> Any:
     def answer(item: Item, graph: BeliefGraph) -> ItemResult:
         breakdown = _breakdown(item)
         lo = lexical_overlap_choice(item.question, item.choices)
         tally.record(item.id, "lexical_overlap", item.choices[lo] == item.answer, breakdown)
-        alignments = align_options(item, graph, similarity=similarity, embedder=embedder)
+        alignments = align_options(
+            item, graph, similarity=similarity, embedder=embedder, readings=readings
+        )
         best = max(alignments, key=lambda a: (a.anchor_probability, -a.option))
         prediction = item.choices[best.option]
         anchor = anchor_turn(item, graph)
@@ -603,29 +665,118 @@ def _graph_answerer(
     return answer
 
 
+# -- the same model, directly: the paper's prompt -----------------------------------------------
+DIRECT_PROMPT_ID = "tomato.paper.v1"
+"""Shinoda et al. (2025), App. C, "Chat Messages with System Prompt for Evaluation on ToMATO"."""
+
+DIRECT_SYSTEM = (
+    "You are an expert at understanding human communication. Please leverage the information "
+    "provided and choose the most probable answer to the question from the options. Output "
+    "your final answer by strictly following this format: [A], [B], [C], or [D]"
+)
+"""The paper's system message, verbatim."""
+
+
+def direct_messages(item: Item) -> list[dict[str, str]]:
+    """The paper's evaluation messages for one question: the whole transcript as released
+    (``Name: "utterance"`` lines, no thoughts), the question, the options ``[A]``..``[D]``
+    in the file's order.
+
+    Examples
+    --------
+    >>> item = Item(id="x", story='Al B: "Hi!"', question="Q?", answer="a",
+    ...             choices=("a", "b", "c", "d"))
+    >>> print(direct_messages(item)[1]["content"])
+    # Transcript
+    Al B: "Hi!"
+    <BLANKLINE>
+    # Question
+    Q?
+    <BLANKLINE>
+    # Options
+    [A] a
+    [B] b
+    [C] c
+    [D] d
+    """
+    options = "\n".join(f"[{'ABCD'[i]}] {c}" for i, c in enumerate(item.choices))
+    user = f"# Transcript\n{item.story}\n\n# Question\n{item.question}\n\n# Options\n{options}"
+    return [{"role": "system", "content": DIRECT_SYSTEM}, {"role": "user", "content": user}]
+
+
+def read_direct(reply: str, item: Item) -> str | None:
+    """The option a reply names (``[X]`` as the release reads it, else a leading letter).
+
+    >>> item = Item(id="x", story="", question="", answer="b", choices=("a", "b", "c", "d"))
+    >>> read_direct("[B]", item), read_direct("I am not sure.", item)
+    ('b', None)
+    """
+    index = letter_reply(reply, "ABCD"[: len(item.choices)])
+    return None if index is None else item.choices[index]
+
+
+def _direct(base: Benchmark, tally: Tally) -> Benchmark:
+    from .direct import QuestionPrompt, make_direct
+
+    def breakdown(item: Item) -> dict[str, str]:
+        # The paper's lexical-overlap baseline beside the model, as on the graph path.
+        out = _breakdown(item)
+        lo = lexical_overlap_choice(item.question, item.choices)
+        tally.record(item.id, "lexical_overlap", item.choices[lo] == item.answer, out)
+        return out
+
+    return make_direct(base, QuestionPrompt(DIRECT_PROMPT_ID, direct_messages, read_direct,
+                                            breakdown))  # fmt: skip
+
+
+def _conversation(item: Item) -> str:
+    return item.story
+
+
 @benchmarks.register("tomato")
 def make_tomato(
-    similarity: Literal["lexical", "embedding"] = "lexical", embedder: Any = None
+    similarity: Literal["lexical", "embedding"] = "lexical",
+    embedder: Any = None,
+    *,
+    direct: bool = False,
+    dialogues: int | None = None,
+    readings: bool = False,
 ) -> Benchmark:
     """The ToMATO adapter with the offline graph scorer (and the lexical-overlap baseline
-    in ``metrics``)."""
+    in ``metrics``).
+
+    Parameters
+    ----------
+    similarity, embedder
+        How options are aligned with a holder's turns (``align_options``).
+    direct : bool
+        The same-model direct baseline: each question asked in the paper's own prompt
+        (``direct_messages``) through the run's LLM client, scored by the same scorer.
+    dialogues : int, optional
+        Only the questions of the first ``dialogues`` conversations of the file.
+    readings : bool
+        Under a model's parse, align the options with the model's readings of each turn too
+        (``model_readings``); off by default (it lowered the recorded sample's accuracy).
+    """
     tally = Tally()
-    if similarity == "embedding" and embedder is None:
+    load = first_dialogues(load_tomato, dialogues, _conversation)
+    if similarity == "embedding" and embedder is None and not direct:
         from .text_metrics import EmbeddingSimilarity
 
         if not EmbeddingSimilarity.available():
             raise BeliefGraphError(EmbeddingSimilarity.unavailable_reason())
         embedder = EmbeddingSimilarity()
-    return Benchmark(
+    base = Benchmark(
         name="tomato",
-        load=load_tomato,
+        load=load,
         build=_build,
-        answer=_graph_answerer(tally, similarity, embedder),
+        answer=_graph_answerer(tally, similarity, embedder, readings),
         breakdowns=BREAKDOWNS,
         metrics=tally.metrics(),
         parallel=False,  # the tally the metrics read lives in this process
-        story_key=lambda item: item.story,
+        story_key=_conversation,
     )
+    return _direct(base, tally) if direct else base
 
 
 # -- the LLM option scorer -----------------------------------------------------------------

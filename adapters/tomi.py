@@ -23,7 +23,14 @@ from beliefgraph.solvers import PerceptionModel
 
 from .benchmark import Benchmark, benchmarks
 from .item import Item, ItemResult
-from .loading import Problems, require_utf8, strict_if_none, text_lines
+from .loading import (
+    RECORD_ERRORS,
+    Problems,
+    has_bad_bytes,
+    read_text,
+    require_utf8,
+    strict_if_none,
+)
 
 __all__ = ["load_tomi", "make_tomi"]
 
@@ -51,45 +58,33 @@ def load_tomi(path: Path, problems: Problems | None = None) -> list[Item]:
     broken: int | None = None  # the line of a story line that could not be read
     questions = 0  # every question line, read or not, to keep the trace aligned
     trace = _read_trace(path, problems)
-    for lineno, line in text_lines(path):
+    text = read_text(path)
+    # One search for undecodable bytes over the whole file; only when it finds one is every
+    # line checked (a released file has none, and 53,000 checks were a tenth of the load).
+    checked = has_bad_bytes(text)
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        number, _, text = line.partition(" ")
+        number, _, sentence = line.partition(" ")
         if number == "1":
             story, broken = [], None
-        is_question = "\t" in text or text.rstrip().endswith("?")
+        is_question = "\t" in sentence or sentence.rstrip().endswith("?")
         k = questions
         questions += is_question
-        reported = len(problems.found)
-        with problems.record(path, lineno):
-            require_utf8(line, "the line")
-            if not number.isdigit() or not text:
+        # ``problems.record`` without a context manager per line (see ``add_error``)
+        try:
+            if checked:
+                require_utf8(line, "the line")
+            if not number.isdigit() or not sentence:
                 raise DataFormatError(f"expected a numbered line '<n> <sentence>', got {line!r}")
             if not is_question:
                 story.append(line)
                 continue
-            fields = text.split("\t")
-            if len(fields) < 2 or not fields[1].strip():
-                raise DataFormatError(
-                    f"a question needs its answer: expected '<question>\\t<answer>\\t<support>', "
-                    f"got {line!r}"
-                )
-            if broken is not None:
-                raise DataFormatError(f"its story has an unreadable line ({path}:{broken})")
-            meta: dict[str, object] = {"file": path.name, "line": lineno}
-            if trace is not None and k < len(trace) and trace[k]:
-                meta.update(_trace_meta(trace[k]))
-            items.append(
-                Item(
-                    id=f"{path.stem}:{lineno}",
-                    story="\n".join(story),
-                    question=fields[0].strip(),
-                    answer=fields[1].strip(),
-                    meta=meta,
-                )
-            )
-        if not is_question and len(problems.found) > reported:
-            broken = lineno  # a story line was reported: its questions cannot be answered
+            items.append(_question(path, lineno, line, sentence, story, broken, trace, k))
+        except RECORD_ERRORS as err:
+            problems.add_error(path, lineno, err)
+            if not is_question:
+                broken = lineno  # a story line was reported: its questions cannot be answered
     if trace is not None and len(trace) != questions:
         problems.add(
             path.with_suffix(".trace"),
@@ -100,17 +95,53 @@ def load_tomi(path: Path, problems: Problems | None = None) -> list[Item]:
     return problems.result(items)
 
 
+def _question(
+    path: Path,
+    lineno: int,
+    line: str,
+    sentence: str,
+    story: list[str],
+    broken: int | None,
+    trace: list[str] | None,
+    k: int,
+) -> Item:
+    """The item of the question line ``line`` (the ``k``-th question of the file)."""
+    fields = sentence.split("\t")
+    if len(fields) < 2 or not fields[1].strip():
+        raise DataFormatError(
+            f"a question needs its answer: expected '<question>\\t<answer>\\t<support>', "
+            f"got {line!r}"
+        )
+    if broken is not None:
+        raise DataFormatError(f"its story has an unreadable line ({path}:{broken})")
+    meta: dict[str, object] = {"file": path.name, "line": lineno}
+    if trace is not None and k < len(trace) and trace[k]:
+        meta.update(_trace_meta(trace[k]))
+    return Item(
+        id=f"{path.stem}:{lineno}",
+        story="\n".join(story),
+        question=fields[0].strip(),
+        answer=fields[1].strip(),
+        meta=meta,
+    )
+
+
 def _read_trace(path: Path, problems: Problems) -> list[str] | None:
     trace = path.with_suffix(".trace")
     if not trace.is_file():
         return None
+    text = read_text(trace)
+    checked = has_bad_bytes(text)
     lines = []
-    for lineno, line in text_lines(trace):
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             lines.append("")  # an unreadable line keeps its place, so the rest stay aligned
-            with problems.record(trace, lineno):
-                require_utf8(line, "the trace line")
+            try:
+                if checked:
+                    require_utf8(line, "the trace line")
                 lines[-1] = line.strip()
+            except RECORD_ERRORS as err:
+                problems.add_error(trace, lineno, err)
     return lines
 
 

@@ -87,17 +87,19 @@ def dialogue_story(
     *,
     parser: LLMParser | None = None,
 ) -> ParsedStory:
-    """The events of a dialogue: one per turn, in order (``Event.sentence_index`` = turn).
+    """The events of a dialogue: at least one per turn, in turn order
+    (``Event.sentence_index`` = turn).
 
     Spoken turns are ``tell`` events by the speaker, perceived by every participant; thoughts
     are ``narrate`` events perceived by their holder alone. With ``parser`` (an
-    ``LLMParser``), one call types what is said; without it each turn tells its words.
+    ``LLMParser``), one call types what is said (a turn that claims one thing and states a
+    feeling gives two events); without it each turn tells its words, one event per turn.
 
     Raises
     ------
     DataFormatError
-        When the parse does not give exactly one event per turn (turn-indexed readers rely
-        on it).
+        When some turn has no event or the events are out of turn order (turn-indexed
+        readers rely on both).
 
     Examples
     --------
@@ -107,9 +109,15 @@ def dialogue_story(
     """
     norm = [t if isinstance(t, Turn) else Turn(t[0], t[1]) for t in turns]
     story = parse_dialogue(norm, parser=parser, participants=participants)
-    if len(story.events) != len(norm):  # the adapters index events by turn
+    turns_read = [e.sentence_index for e in story.events]
+    # The adapters index events by turn (``sentence_index``), never by position.
+    if turns_read != sorted(turns_read) or set(turns_read) != set(range(len(norm))):
+        missing = sorted(set(range(len(norm))) - set(turns_read))
         raise DataFormatError(
-            f"expected one event per dialogue turn, got {len(story.events)} for {len(norm)} turns"
+            f"expected every dialogue turn to yield an event, in turn order; {len(norm)} "
+            f"turns, none for turns {[i + 1 for i in missing]}"
+            if missing
+            else f"expected the events of a dialogue in turn order, got turns {turns_read}"
         )
     return story
 

@@ -12,6 +12,7 @@ from beliefgraph.labelling import reference, to_belief
 from beliefgraph.models import Answer, Belief, Event, ParsedStory, Proposition
 from beliefgraph.registry import resolve, trust_policies
 from beliefgraph.solvers import PerceptionModel, Propagator, TrustPolicy, normalise_chain, simulate
+from beliefgraph.solvers.heap import gc_paused
 from beliefgraph.solvers.implied import Implied, implied_beliefs
 from beliefgraph.solvers.perception import Value, Variable
 
@@ -75,6 +76,7 @@ class BeliefGraph:
         self.implied: Implied = implied_beliefs(story, self.timeline, self._cast)
         """The story's implied beliefs (``ParsedStory.implied``), typed and propagated."""
         self._nx: nx.MultiDiGraph | None = None
+        self._events: tuple[Event, ...] | None = None
         # labelled beliefs shared by chains of order >= 2 (``_derived``)
         self._labelled: dict[tuple[int, tuple[Value] | None], Belief] = {}
         self._labelled_lists: dict[tuple[int, int], list[Belief]] = {}
@@ -83,7 +85,9 @@ class BeliefGraph:
     @property
     def events(self) -> tuple[Event, ...]:
         """The events with their perceivers decided."""
-        return tuple(s.event for s in self.timeline.steps)
+        if self._events is None:  # read for every explanation: made once
+            self._events = tuple(s.event for s in self.timeline.steps)
+        return self._events
 
     @property
     def actors(self) -> tuple[str, ...]:
@@ -192,8 +196,14 @@ class BeliefGraph:
         return [b for b in templates if b.holds_at(at)]
 
     def beliefs(self, *, max_order: int | None = None, at: int | None = None) -> list[Belief]:
-        """Every belief up to ``max_order`` (world facts first), optionally only those at ``at``."""
-        return list(self.iter_beliefs(max_order=max_order, at=at))
+        """Every belief up to ``max_order`` (world facts first), optionally only those at ``at``.
+
+        Built with the cyclic garbage collector paused (``solvers.heap.gc_paused``): every
+        belief listed survives the call, and the collections half a million of them would
+        trigger walked the growing list again and again (a third of a long story's listing).
+        """
+        with gc_paused():
+            return list(self.iter_beliefs(max_order=max_order, at=at))
 
     def iter_beliefs(
         self, *, max_order: int | None = None, at: int | None = None
@@ -365,14 +375,15 @@ class BeliefGraph:
         each chain's holders (dumping is most of the cost of writing half a million)."""
         out: list[dict[str, Any]] = []
         shared: dict[int, dict[str, Any]] = {}  # id(template) -> its dump; templates live on
-        for b, chain in self._listing(order, None):
-            if b.holders == chain:
-                out.append(b.model_dump(mode="json"))
-                continue
-            found = shared.get(id(b))
-            if found is None:
-                found = shared[id(b)] = b.model_dump(mode="json")
-            out.append({**found, "holders": list(chain)})
+        with gc_paused():  # as ``beliefs``: every dump made here survives the call
+            for b, chain in self._listing(order, None):
+                if b.holders == chain:
+                    out.append(b.model_dump(mode="json"))
+                    continue
+                found = shared.get(id(b))
+                if found is None:
+                    found = shared[id(b)] = b.model_dump(mode="json")
+                out.append({**found, "holders": list(chain)})
         return out
 
     @classmethod

@@ -185,6 +185,14 @@ def replay(model: str, expected: Path | None, next_round: Path | None = None) ->
                             f"{k} {v:.3f}" for k, v in got[key].items()))  # fmt: skip
                 if got["metrics"]:
                     print("      " + ", ".join(f"{k} {v:.3f}" for k, v in got["metrics"].items()))
+                if kind == "through" and "every" in settings:
+                    # Through the graph every question of the sampled stories costs nothing
+                    # more (one parse per story): the same parses, all the questions.
+                    whole = _run(name, path, {k: v for k, v in settings.items() if k != "every"},
+                                 llm)  # fmt: skip
+                    print(f"      every question of these stories: {whole.n} items, accuracy "
+                          f"{whole.accuracy:.3f}, answered {whole.answered}, "
+                          f"{whole.llm_deferred} left (not asked directly)")  # fmt: skip
             left = Path(tmp) / "left.jsonl"
             if next_round is not None and left.exists():
                 next_round.mkdir(parents=True, exist_ok=True)

@@ -273,7 +273,7 @@ class _Replay:
         update: dict[str, object] = {"perceivers": tuple(sorted(perceivers))}
         if e.kind in ("enter", "exit"):
             update["room"] = room  # "Sally goes out" leaves the room she was in
-        resolved = e.model_copy(update=update)
+        resolved = e.replaced(**update)  # model_copy without its copy.copy calls
         return Step(
             event=resolved,
             perceivers=frozenset(perceivers),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from beliefgraph.models import Event, Proposition
@@ -52,8 +53,12 @@ class Segment:
         return self.start <= t and (self.end is None or t < self.end)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise_chain(chain: tuple[str, ...]) -> tuple[str, ...]:
     """Collapse repeats: "A believes A believes p" is "A believes p" (introspection).
+
+    Remembered per chain: the checker asks it of the same few thousand chains a million
+    times on a long story.
 
     Examples
     --------
@@ -622,5 +627,5 @@ def _ending(seg: Segment, end: int) -> Segment:
 
 def _with_value(prop: Proposition, value: Value) -> Proposition:
     if isinstance(value, bool):
-        return prop.model_copy(update={"negated": not value})
-    return prop.model_copy(update={"value": value})
+        return prop.replaced(negated=not value)
+    return prop.replaced(value=value)

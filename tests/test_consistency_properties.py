@@ -169,3 +169,74 @@ def test_a_narration_that_moves_a_thing_is_named_by_the_frame_axiom(
     assert "frame" in first.axioms and said.id in first.events, report.explain()
     setter = max(e.id for e in events if e.obj == obj and e.kind in ("move", "narrate"))
     assert setter in first.events, report.explain()
+
+
+@_SETTINGS
+@given(event_sequences(), st.data())
+def test_the_laid_out_changes_are_those_read_step_by_step(
+    events: list[Event], data: st.DataObject
+) -> None:
+    # The layout finds the events each chain perceived from per-actor bit sets; the first pass
+    # and every dynamics axiom read its table. It must hold exactly what reading each step
+    # directly (``_change``, the rule the table caches) gives, at every step of every picture.
+    graph = BeliefGraph(
+        story_of(events),
+        perception=PerceptionModel(open_containers=data.draw(st.booleans())),
+        max_order=3,
+    )
+    enc = Encoding(graph, derived_beliefs(graph))
+    for chain, key in enc.dynamic_pairs():
+        if not chain:
+            continue
+        for t in range(1, enc.end + 1):
+            direct = enc._change(chain, key, t)
+            assert enc.change(chain, key, t) == direct, (chain, key, t)
+            if direct is not None:
+                assert t in enc.points(chain, key)
+
+
+def test_encodings_share_a_z3_context_without_sharing_variables() -> None:
+    from beliefgraph.solvers.consistency import terms
+
+    first, second = terms.Terms(), terms.Terms()
+    assert first.ctx is second.ctx  # one context per thread: creating one costs 10-30 ms
+    a, b = first.var(False), second.var(False)
+    assert not terms.z3.Z3_is_eq_ast(first.ref, a, b)  # numbered across the context
+    saved = terms._RETIRE_AFTER
+    try:
+        terms._RETIRE_AFTER = 0  # a context that kept enough terms is retired
+        third = terms.Terms()
+    finally:
+        terms._RETIRE_AFTER = saved
+    assert third.ctx is not first.ctx
+
+
+def test_checks_in_one_context_give_the_verdicts_of_fresh_ones() -> None:
+    # Two graphs checked one after the other share a context: the second's verdict and
+    # conflicts are those it gets alone.
+    from beliefgraph.solvers.consistency import terms
+
+    events = [
+        Event(id=1, kind="enter", actors=("Ann", "Bob"), room="hall"),
+        Event(id=2, kind="move", actors=("Ann",), obj="ball", destination="box",
+              proposition=location("ball", "box")),
+        Event(id=3, kind="exit", actors=("Bob",), room="hall"),
+        Event(id=4, kind="move", actors=("Ann",), obj="ball", destination="bag",
+              proposition=location("ball", "bag")),
+    ]  # fmt: skip
+    graph = BeliefGraph(story_of(events))
+    wrong = next(b for b in graph.beliefs() if b.holders == ("Bob",))
+    wrong = wrong.model_copy(
+        update={"proposition": wrong.proposition.model_copy(update={"value": "bag"})}
+    )
+    graph.add_belief(wrong)
+    assert check(BeliefGraph(story_of(events))).consistent
+    shared = check(graph)
+    saved = terms._RETIRE_AFTER
+    try:
+        terms._RETIRE_AFTER = 0
+        alone = check(graph)
+    finally:
+        terms._RETIRE_AFTER = saved
+    assert not shared.consistent
+    assert shared.conflicts == alone.conflicts

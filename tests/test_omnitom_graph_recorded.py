@@ -8,6 +8,8 @@ answer from the cache (an unreachable endpoint: a missing answer fails loudly) a
 the figures recorded in ``docs/llm.md``. The parse requests are ``story.v2`` (implied beliefs);
 the requests still written on replay are the repair re-asks of the answers the consistency
 check objects to (their first answers are used meanwhile), counted in ``expected["left"]``.
+Stage 1's second request per story is the OmniToM belief proposals (``omnitom.beliefs.v1``,
+``adapters/omnitom/proposals.py``), answered by the same kind of model seeing only them.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ def replay(benchmarks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         warnings.simplefilter("ignore")
         written = evaluate("omnitom", gold, stage=2, parser="llm", grounding="llm")
     assert written.llm_deferred == 2 * 29  # one parse and one grounding request per story
+    # Stage 1's second request per story is the belief proposals (no rows to ground there)
+    stage1 = evaluate("omnitom", gold, stage=1, parser="llm")
+    assert stage1.llm_deferred == 2 * 29  # the parse request again, and the proposals
     report = import_results(ANSWERS, LLMCache(cache))
     assert not report.problems, report.problems
     # Replay with a batch file still set: a request missing from the cache would be written

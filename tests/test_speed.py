@@ -103,3 +103,19 @@ def test_overlapping_runs_restore_the_collector_settings_once_all_have_ended() -
     assert gc.get_threshold()[0] >= 10_000
     inner.__exit__(None, None, None)
     assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+
+
+def test_replaced_is_model_copy_without_its_copies() -> None:
+    from beliefgraph.models import Event, Proposition
+
+    p = Proposition(content_type="Location", subject="ball", relation="in", value="box")
+    for update in ({"value": "bag"}, {"negated": True}, {"holder": "Ann", "value": "bag"}):
+        fast, slow = p.replaced(**update), p.model_copy(update=update)
+        assert fast == slow and fast.__dict__ == slow.__dict__
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.model_dump(exclude_unset=True) == slow.model_dump(exclude_unset=True)
+        assert p.value == "box" and not p.negated  # the original is untouched
+    e = Event(id=1, kind="exit", actors=("Ann",))
+    update = {"perceivers": ("Ann", "Bob"), "room": "hall"}
+    assert e.replaced(**update) == e.model_copy(update=update)
+    assert e.replaced(**update).model_fields_set == e.model_copy(update=update).model_fields_set

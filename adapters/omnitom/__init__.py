@@ -7,6 +7,9 @@ This package renders any belief graph as those tables and scores both stages:
 - ``records``: the released JSONL format (``load_stories``, ``OmniRow``, ``OmniLabels``);
 - ``extract``: Stage 1 rows from a graph (``extract``), as a pipe table, release records or
   the judge's CSV;
+- ``proposals``: Stage 1 with an LLM: one OmniToM-only request per story reads the story's
+  beliefs (``Proposer``), merged with the graph's rows (``merge_proposals``,
+  ``stage1_table``);
 - ``labeler``: Stage 2 labels of a graph belief (``Labeler``);
 - ``protocol``: the benchmark's Stage 2 protocol for given rows (``label_rows``);
 - ``matching`` and ``judge``: Stage 1 MatchCounts (``TokenOverlapMatcher``,
@@ -54,6 +57,7 @@ from .matching import (
     embeddings_available,
     make_matcher,
 )
+from .proposals import BeliefProposals, Merged, Proposal, Proposer, merge_proposals, stage1_table
 from .protocol import RowLabels, label_rows
 from .records import OmniLabels, OmniRow, OmniStory, load_stories
 from .scoring import (
@@ -72,6 +76,7 @@ __all__ = [
     "DIMENSIONS",
     "LABEL_SETS",
     "Alignment",
+    "BeliefProposals",
     "DirectRun",
     "EmbeddingMatcher",
     "ExtractedRow",
@@ -79,9 +84,12 @@ __all__ = [
     "LLMJudge",
     "Labeler",
     "Matcher",
+    "Merged",
     "OmniLabels",
     "OmniRow",
     "OmniStory",
+    "Proposal",
+    "Proposer",
     "ReleaseJudge",
     "RowLabels",
     "Stage1Score",
@@ -99,12 +107,14 @@ __all__ = [
     "make_direct_omnitom",
     "make_matcher",
     "make_omnitom",
+    "merge_proposals",
     "phrase",
     "pipe_table",
     "read_pipe_table",
     "score_stage1",
     "score_stage2",
     "solver_available",
+    "stage1_table",
     "tables",
     "to_record",
 ]

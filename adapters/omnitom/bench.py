@@ -42,10 +42,11 @@ from ..benchmark import Benchmark, benchmarks
 from ..item import Item, ItemResult
 from ..loading import Problems, strict_if_none
 from ..reading import chosen_client
-from .extract import extract
 from .labeler import Labeler, TruthMode
 from .labels import DIMENSIONS
 from .matching import make_matcher
+from .proposals import Graph as GraphRows
+from .proposals import Proposer, stage1_table
 from .protocol import RowLabels, label_rows, occurrences
 from .records import OmniRow, load_stories
 from .scoring import Stage1Score, score_stage1, stage1_item_result, stage_metric_names
@@ -115,6 +116,7 @@ class _Run:
         self.parsed: dict[str, bool] = {}
         self.categories: set[str] = set()
         self.grounding: Grounding = "auto"
+        self.graph_rows: GraphRows = "auto"  # which graph rows join Stage 1's proposals
         self.notes: dict[str, str] = {}  # story id -> why its graph is not the chosen parser's
         self._grounder: LLMGrounder | bool | None = False  # False: not decided yet
 
@@ -171,6 +173,13 @@ class _Run:
                     if self.grounding == "llm":
                         raise
         return self._grounder or None
+
+    def proposer(self) -> Proposer | None:
+        """Stage 1's LLM call (``proposals.Proposer``) over the grounding call's client: in
+        Stage 1 there are no rows to ground, so the story's second request reads its beliefs
+        instead. None whenever the grounding would be offline."""
+        grounder = self.grounder()
+        return Proposer(grounder.client) if grounder is not None else None
 
     def labeler(self, graph: BeliefGraph) -> Labeler:
         if id(graph) not in self.labelers:
@@ -233,7 +242,12 @@ class _Run:
         sid = str(item.meta["story_id"])
         if sid not in self.stage1:
             gold = list(item.meta["table"])
-            predicted = [r.row for r in extract(graph, labeler=self.labeler(graph))]
+            table, note = stage1_table(
+                graph, proposer=self.proposer(), labeler=self.labeler(graph), add=self.graph_rows
+            )
+            if note:
+                self.notes.setdefault(sid, note)
+            predicted = table.rows
             score = score_stage1(predicted, gold, self.matcher, story=item.story)
             self.stage1[sid] = (score, predicted)
         score, predicted = self.stage1[sid]

@@ -145,6 +145,9 @@ def extract(
     listed: dict[tuple[str, int], list[frozenset[str]]] = {}
 
     def add(actor: str, b: Belief, *, implied_row: bool = False) -> None:
+        p = b.proposition
+        if p.relation == "in" and p.value is not None and p.value == p.subject:
+            return  # a place inside itself ("the bedroom is in the bedroom") says nothing
         text = phrase(b, graph, words=words)
         key, seen = _key(text), listed.setdefault((actor, b.order), [])
         # One row per statement: tellings read from one quoted sentence say it once, and a
@@ -217,6 +220,27 @@ def _telling(p: Proposition) -> bool:
 
 def _about_self(actor: str, p: Proposition) -> bool:
     return p.subject == actor and p.content_type in ("Location", "Action/Event")
+
+
+def contested_variables(graph: BeliefGraph) -> list[tuple[str, ...]]:
+    """The variables some actor ends the story believing falsely (first-order, the graph's
+    own beliefs, not the parse's implied ones), in first-mention order.
+
+    Examples
+    --------
+    >>> from beliefgraph import track
+    >>> contested_variables(track("Ann and Bob are in the kitchen. There is an apple in the "
+    ...                           "basket. Bob leaves. Ann moves the apple to the box."))
+    [('apple', 'in')]
+    """
+    implied = set(graph.implied.beliefs)
+    firsts = {
+        c[0]: [b for v in graph.variables for b in graph.timeline_of(c, variable=v)
+               if b not in implied]
+        for c in graph.chains(1)
+        if c
+    }  # fmt: skip
+    return _contested(graph, firsts)
 
 
 def _contested(graph: BeliefGraph, firsts: dict[str, list[Belief]]) -> list[tuple[str, ...]]:

@@ -53,9 +53,9 @@ def eval_command(
         bool,
         typer.Option(
             "--direct",
-            help="OmniToM, BigToM, OpenToM, CoMMET, SimpleToM, ToMBench: the same-model direct "
-            "baseline (the paper's own prompts through the same LLM client and cache, scored by "
-            "the same scorer; no graph).",
+            help="OmniToM, BigToM, OpenToM, CoMMET, SimpleToM, ToMBench, ToMATO, DialToM: the "
+            "same-model direct baseline (the paper's own prompts through the same LLM client "
+            "and cache, scored by the same scorer; no graph).",
         ),
     ] = False,
     judge_fewshots: Annotated[

@@ -38,7 +38,7 @@ from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
 
 from .convert import Names, item_events, item_proposition
 from .errors import AnswerPending
-from .schema import Action, Item, StoryParse, Utterance, name_key
+from .schema import Action, Item, StoryParse, Utterance, name_key, short_names
 from .templates import render
 from .usage import collect_usage  # light: the client loads openai
 
@@ -287,6 +287,8 @@ def _dialogue_story(
 
         parse = parse.shifted(FIRST)  # the reply counts the turns as the prompt did, from 1
     names = Names(people, (e.name for e in parse.entities) if parse else ())
+    for alias, full in short_names(people).items():  # the model may say "Liam" for "Liam J"
+        names.actors.setdefault(alias, names.actor(full))
     by_turn: dict[int, list[Item]] = {}
     for item in parse.items if parse else ():
         by_turn.setdefault(item.sentence, []).append(item)

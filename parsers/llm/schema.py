@@ -313,6 +313,39 @@ def name_key(name: str) -> str:
     return " ".join(words)
 
 
+def short_names(people: Iterable[str]) -> dict[str, str]:
+    """Key -> full name, for the short forms of each participant's name that no other
+    participant's name shares: its first word, its last word, and the first word's leading
+    three letters or more ("Ben" for "Benjamin Jackson"). A model that calls "Liam Johnson"
+    "Liam", as a conversation's own lines do, still names him.
+
+    Examples
+    --------
+    >>> sorted(short_names(["Liam Johnson", "Ann"]).items())
+    [('johnson', 'Liam Johnson'), ('lia', 'Liam Johnson'), ('liam', 'Liam Johnson')]
+    >>> short_names(["Ann Lee", "Ann Roe"])
+    {'lee': 'Ann Lee', 'roe': 'Ann Roe'}
+    >>> short_names(["Miles Hawkins", "Esme Hart"])["miles"]  # the key keeps its final s
+    'Miles Hawkins'
+    """
+    people = list(people)
+    full = {name_key(p) for p in people}
+    seen: dict[str, set[str]] = {}
+    for p in people:
+        words = _WORD.findall(clean_name(p).lower().replace("_", " "))
+        if len(words) < 2:
+            continue
+        first, last = words[0], words[-1]
+        forms = {first, last, *(first[:n] for n in range(3, len(first)))}
+        for form in forms:
+            # Both spellings of the key: a lone word is keyed as ``name_key`` keys it
+            # ("miles" -> "mile"), as the model's "Miles" will be.
+            for key in {name_key(form), form}:
+                seen.setdefault(key, set()).add(p)
+    return {k: next(iter(ps)) for k, ps in sorted(seen.items())
+            if len(ps) == 1 and k not in full}  # fmt: skip
+
+
 def resolve(key: str, known: Iterable[str]) -> str | None:
     """The known key ``key`` names: itself, or the one known key with the same head noun
     whose words include its words or are included in them ("bag" for "kfc bag").
@@ -366,6 +399,7 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
     known_actors = {name_key(a) for a in ctx.get("actors", ())}
     known_things = {name_key(e) for e in ctx.get("entities", ())}
     speakers: dict[int, str] = {int(k): v for k, v in (ctx.get("speakers") or {}).items()}
+    aliases = short_names(ctx.get("actors", ())) if speakers else {}
     problems: list[str] = []
 
     actors = set(known_actors)
@@ -429,7 +463,10 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
             for a in item.addressees:
                 actor(where, a)
             turn = speakers.get(s - first)
-            if turn is not None and name_key(item.speaker) != name_key(turn):
+            said = name_key(item.speaker)
+            if said in aliases:  # "Liam" for the turn of "Liam Johnson"
+                said = name_key(aliases[said])
+            if turn is not None and said != name_key(turn):
                 problems.append(f"{where}: speaker is {item.speaker!r} but the turn is {turn!r}")
         elif isinstance(item, MentalState):
             actor(where, item.holder)

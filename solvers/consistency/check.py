@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import gc
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from beliefgraph.errors import ConfigurationError
 from beliefgraph.models import Belief
 from beliefgraph.text.phrase import phrase_chain
 
+from ..heap import gc_paused
 from ..propagation import normalise_chain
 from .axiom import (
     DEFAULT_AXIOMS,
@@ -147,23 +146,6 @@ def _check(
     return ConsistencyReport(
         consistent=not conflicts, conflicts=tuple(conflicts), complete=complete, **report
     )
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while an encoding is built and solved.
-
-    An encoding allocates tens of thousands of small objects while the graph holds thousands
-    of pydantic beliefs, and each collection the allocations trigger rescans all of them: that
-    cost as much as the encoding itself. Nothing built here needs collecting before it ends.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 _DERIVED: weakref.WeakKeyDictionary[Any, dict[int, tuple[Any, list[Belief]]]] = (

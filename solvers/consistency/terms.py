@@ -6,6 +6,8 @@ z3 types never leave the consistency package; this module is where they are made
 from __future__ import annotations
 
 import itertools
+import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,26 +32,60 @@ _mk_eq, _mk_not, _mk_implies = _bare(_C.Z3_mk_eq), _bare(_C.Z3_mk_not), _bare(_C
 _mk_and, _mk_or, _inc_ref = _bare(_C.Z3_mk_and), _bare(_C.Z3_mk_or), _bare(_C.Z3_inc_ref)
 
 
-class Terms:
-    """Fast z3 term builders over raw ASTs of a private context.
-
-    The python wrappers (``z3.BoolRef``) cost more than the solving here, so terms are raw
-    C-API ASTs. Each one is kept alive by one reference that is never released: the context
-    is private to one encoding and frees everything when it goes.
-    """
+class _Context:
+    """A z3 context and what every ``Terms`` over it shares: sorts, constants, the counter
+    that names fresh variables, and how many terms were kept alive in it."""
 
     def __init__(self) -> None:
         self.ctx = z3.Context()
         self.ref = self.ctx.ref()
-        self._sorts = (z3.IntSort(self.ctx), z3.BoolSort(self.ctx))  # keep them referenced
-        self.int_sort, self.bool_sort = (s.ast for s in self._sorts)
+        self.pid = os.getpid()
+        self.sorts = (z3.IntSort(self.ctx), z3.BoolSort(self.ctx))  # keep them referenced
+        self.numbers = itertools.count()
+        self.nums: dict[int, Any] = {}
+        self.kept = 0
+
+
+# Creating and deleting a z3 context costs 10-30 ms (more than checking a short story), so
+# encodings share one per thread (z3 contexts are not thread-safe) and per process (a forked
+# worker makes its own). Terms are never released one by one, so a context is retired once
+# it has kept this many: later encodings get a fresh one, and the old one goes with the last
+# encoding that uses it.
+_RETIRE_AFTER = 500_000
+_LOCAL = threading.local()
+
+
+def _shared_context() -> _Context:
+    shared: _Context | None = getattr(_LOCAL, "context", None)
+    if shared is None or shared.kept > _RETIRE_AFTER or shared.pid != os.getpid():
+        shared = _LOCAL.context = _Context()
+    return shared
+
+
+class Terms:
+    """Fast z3 term builders over raw ASTs of a shared context.
+
+    The python wrappers (``z3.BoolRef``) cost more than the solving here, so terms are raw
+    C-API ASTs. Each one is kept alive by one reference that is never released: the context
+    frees everything when it goes. Encodings in one thread share a context until it has kept
+    ``_RETIRE_AFTER`` terms (a context costs more to create and delete than a short story
+    costs to check); fresh variables are numbered across the context, so two encodings never
+    share one.
+    """
+
+    def __init__(self) -> None:
+        self._context = shared = _shared_context()
+        self.ctx = shared.ctx
+        self.ref = shared.ref
+        self.int_sort, self.bool_sort = (s.ast for s in shared.sorts)
         self.true = self._keep(_C.Z3_mk_true(self.ref))
         self.false = self._keep(_C.Z3_mk_false(self.ref))
-        self._nums: dict[int, Any] = {}
-        self._n = itertools.count()
+        self._nums = shared.nums
+        self._n = shared.numbers
 
     def _keep(self, ast: Any) -> Any:
         _inc_ref(self.ref, ast)
+        self._context.kept += 1
         return ast
 
     def var(self, boolean: bool) -> Any:
