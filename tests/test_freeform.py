@@ -113,6 +113,16 @@ def test_an_implied_option_is_held_by_who_perceived_its_evidence() -> None:
     assert choose_by_access(graph, ask("Xiao Ming"), two).index is None
 
 
+def test_closed_world_nothing_reached_the_holder_so_the_denial() -> None:
+    graph = track(BANK, strict=False)
+    nothing = [RowEvidence(row=i) for i in range(4)]  # no option linked to the story
+    got = choose_by_access(graph, _question("Xiao Li"), nothing)
+    assert got.index == 0 and "nothing the story states or implies" in got.explanation[-1]
+    # A question about the world has no holder to deny access to: unanswered.
+    world = FreeQuestion(text="What is in the box?", options=OPTIONS)
+    assert choose_by_access(graph, world, nothing).index is None
+
+
 def test_only_an_option_opening_with_a_negation_denies_access() -> None:
     assert denies("Does not see") and denies("Doesn't know") and denies("Nothing")
     assert not denies("She wants to mock herself: the day is not a wise choice")
@@ -137,9 +147,16 @@ def test_the_choice_is_stated_and_perceived_or_implied_or_the_denial(
     got = choose_by_access(graph, _question(holder), evidence)
     if got.index is None:
         return
-    if got.index == 0:  # the denial: only when something stated went unseen by the holder
-        assert holder == "Xiao Li"
-        assert any(s == "stated" and c for s, c in zip(supports[1:], cited[1:], strict=True))
+    options = _question(holder).options
+    if got.index == 0:
+        # The denial: when something stated went unseen by the holder, or (closed world,
+        # since stop 13) when no other option is stated or implied by evidence they perceived.
+        unseen_stated = holder == "Xiao Li" and any(
+            s == "stated" and c for s, c in zip(supports[1:], cited[1:], strict=True)
+        )
+        reached = [i for i in range(1, 4) if cited[i] and supports[i] != "contradicted"
+                   and evidence_access(graph, holder, [1], options[i])[0]]  # fmt: skip
+        assert unseen_stated or not reached
     elif supports[got.index] == "stated":
         assert cited[got.index]
         # Xiao Li saw the handbag and the chalk found in it, not the chalk's move to the box.
@@ -149,7 +166,6 @@ def test_the_choice_is_stated_and_perceived_or_implied_or_the_denial(
         # implies (cited, not contradicted, its evidence perceived) is the answer.
         assert supports[got.index] == "not_stated" and cited[got.index]
         assert not any(s == "stated" and c for s, c in zip(supports[1:], cited[1:], strict=True))
-        options = _question(holder).options
         others = [i for i in range(1, 4) if i != got.index and cited[i]]
         assert all(supports[i] == "contradicted"
                    or not evidence_access(graph, holder, [1], options[i])[0]

@@ -250,13 +250,38 @@ def choose_by_access(
         )
         return OptionChoice(index=denials[0], explanation=tuple(lines))
     if not held:
-        implied = _implied(graph, question, evidence, denials, scenes)
-        lines += implied[1]
-        if implied[0] is not None:
-            return OptionChoice(index=implied[0], explanation=tuple(lines))
+        index, why_lines, n_implied = _implied(graph, question, evidence, denials, scenes)
+        lines += why_lines
+        if index is not None:
+            return OptionChoice(index=index, explanation=tuple(lines))
+        if (
+            n_implied == 0
+            and question.holder is not None
+            and len(denials) == 1
+            and _missed_some(graph, question.holder)
+        ):
+            # The closed-world reading: nothing the story states or implies reached the
+            # holder, who missed part of it, so the option that denies them access is the
+            # answer (one who perceived everything is not read as ignorant for lack of links).
+            lines.append(
+                f"nothing the story states or implies for any other option reached "
+                f"{question.holder}, so: {question.options[denials[0]]!r}."
+            )
+            return OptionChoice(index=denials[0], explanation=tuple(lines))
     why = "no option" if not held else f"{len(held)} options"
     lines.append(f"{why} stated and perceived by {question.holder or 'the narrator'}: unanswered.")
     return OptionChoice(index=None, explanation=tuple(lines))
+
+
+def _missed_some(graph: BeliefGraph, holder: str) -> bool:
+    """Whether ``holder`` missed an event of the story (an act, a telling or a look they did
+    not perceive), as the graph's perception model decides; narration is not an event anyone
+    perceives."""
+    return any(
+        holder not in step.perceivers and not _about(step.event, holder)
+        for step in graph.timeline.steps
+        if step.event.kind != "narrate"
+    )
 
 
 _DENIAL_LEADS = frozenset(("does", "doesn't", "did", "didn't", "do", "don't", "not", "no",
@@ -281,12 +306,13 @@ def _implied(
     evidence: Sequence[RowEvidence],
     denials: Sequence[int],
     scenes: StoryGrounding | None,
-) -> tuple[int | None, list[str]]:
+) -> tuple[int | None, list[str], int]:
     """The one option the story implies for the holder, when none is stated: an inferred
     belief is held by whoever perceived its evidence (the graph's perception model), so the
     option the grounding links to story sentences, that the story does not contradict, and
     whose evidence the holder perceived (any evidence, for a question about the world) is
-    the answer when it is the only such option."""
+    the answer when it is the only such option. Also returns how many such options there
+    are."""
     lines: list[str] = []
     found: list[int] = []
     for i, (option, ev) in enumerate(zip(question.options, evidence, strict=True)):
@@ -308,10 +334,10 @@ def _implied(
             f"{evidence[i].sentences}, not contradicted) with evidence {who} perceived, so it "
             "is the answer."
         )
-        return i, lines
+        return i, lines, 1
     if len(found) > 1:
         lines.append(f"{len(found)} options are implied by evidence the holder perceived.")
-    return None, lines
+    return None, lines, len(found)
 
 
 def option_needs(evidence: RowEvidence, key_sentences: set[int]) -> str | None:

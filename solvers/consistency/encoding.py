@@ -36,6 +36,7 @@ from .axiom import (
     Constraint,
     Fact,
 )
+from .narration import DESCRIBERS, Places, happenings, involved, sentence_of
 from .terms import Terms, assert_raw, check_raw
 
 if TYPE_CHECKING:
@@ -153,7 +154,10 @@ class Encoding:
         self.places: dict[str, int] = {}
         self.unchecked: list[int] = []
         self._keys = keys
+        self.nesting = Places(graph.timeline)
+        self._happened = happenings(self.steps)
         self.events = [self._event_info(s) for s in self.steps]
+        self._changed = self._settled()
         self.claims: list[Claim] = []
         for i, b in enumerate(self.beliefs):
             read = key_test(b.proposition)
@@ -198,8 +202,15 @@ class Encoding:
         e = step.event
         info = EventInfo(e.id, frozenset(step.perceivers))
         effects: list[tuple[Key, Test, Form]] = []
+        before = self.steps[e.id - 2].world if e.id >= 2 else {}
         for r in step.reveals:
             read = self._read(r.proposition)
+            held = before.get(r.variable)
+            if r.value is None and len(r.variable) == 2 and isinstance(held, str):
+                # What stopped is the value the variable held, not the wording the replay
+                # first met it in ("the cupboard contains something peculiar", then beans).
+                found = var_test(r.variable, held)
+                read = found if found is not None and self._wanted(found[0]) else None
             if read is not None and r.value is None:  # seen to stop holding (someone left)
                 stopped = ended(read[1])
                 read = None if stopped is None else (read[0], stopped, read[2])
@@ -248,28 +259,96 @@ class Encoding:
 
         A narration or an observation describes the world; only a move moves a thing, and
         seeing or labelling changes no state. A variable the story had not set before is
-        being introduced, not changed; where actors are is the replay's business.
+        being introduced, not changed; where actors are is the replay's business. What a
+        faithful reading of prose does is not a move (``narration``): a thing said to be in
+        nested places (a belt in a basket on the counter, a container in the room the
+        replay gave it), placed twice in one describing sentence, or narrated elsewhere in
+        a sentence that reports the happening ("a monkey eats the mangoes on the branch").
         """
         e = step.event
         t = e.id
         before = self.steps[t - 2].world if t >= 2 else {}
         out: set[Key] = set()
         for var in step.changed:
-            old = before.get(var)
-            if old is None or var[0] in self._actors:
+            if var[0] in self._actors:
                 continue
-            new = step.world.get(var)
-            if var[1:] == ("in",) and new is not None and self._containers.get(var[0]) == new:
-                continue  # the replay puts a container in its room when it first hears of it
+            old, new = before.get(var), step.world.get(var)
             if len(var) >= 2 and var[1] in ("in", "contains"):
-                if e.kind == "move" and {var[0], old, new} & {e.obj, e.destination, e.origin}:
-                    continue
-            elif e.kind not in ("observe", "label"):
-                continue  # a narrated or enacted state change is an event
+                key = self._relocated(step, var, old, new, before)
+                if key is not None and self._wanted(key):
+                    out.add(key)
+                continue
+            if old is None or e.kind not in ("observe", "label"):
+                continue  # introduced, or a narrated or enacted state change: an event
             read = var_test(var, old if new is None else new)
             if read is not None and self._wanted(read[0]):
                 out.add(read[0])
         return out
+
+    def _relocated(
+        self, step: Step, var: tuple[str, ...], old: Any, new: Any, before: Any
+    ) -> Key | None:
+        """The place key ``step`` changes by ``var`` without a happening that explains it."""
+        e = step.event
+        if len(var) == 2:
+            if var[1] == "contains" or old is None:
+                # A container's contents move with its contents' places (the replay sets
+                # both), so the thing's own place variable is the one judged.
+                return None
+            thing, was, now = var[0], old, new
+        else:
+            thing, place = (var[0], var[2]) if var[1] == "in" else (var[2], var[0])
+            was = before.get((thing, "in"))
+            if not isinstance(was, str) or thing in self._actors:
+                return None  # a thing with no place yet: introduced, not moved
+            if new is True:
+                now = place
+            elif was == place or self.nesting.within(was, place, e.id):
+                now = None  # "no longer in" the place it was in
+            else:
+                return None  # "not in" a place it was not in: no change
+        if now is not None and (not isinstance(now, str) or now == was):
+            return None
+        if e.kind == "move" and {var[0], thing, was, now} & {e.obj, e.destination, e.origin}:
+            return None
+        if now is not None and self.nesting.nested(was, now, e.id):
+            return None  # nested places agree: a finer or a coarser word for one place
+        here = sentence_of(e)
+        if here is not None and e.kind in DESCRIBERS:
+            if was in self.nesting.described(thing, e.id) and self._placed_in(thing, e.id) == here:
+                return None  # one sentence describing where a thing is, place by place
+            if involved(self._happened.get(here, set()), thing, was, now):
+                return None  # a change told in a sentence that reports its happening
+        return ("loc", thing)
+
+    def _placed_in(self, thing: str, t: int) -> int | None:
+        """The sentence of the latest change of ``thing``'s place before time ``t``."""
+        var = (thing, "in")
+        for step in reversed(self.steps[: max(t - 1, 0)]):
+            if var in step.changed:
+                return sentence_of(step.event)
+        return None
+
+    def _settled(self) -> dict[Key, list[int]]:
+        """Per key, the times an event changes it in reality and may (an explained change)."""
+        out: dict[Key, list[int]] = {}
+        for ev in self.events:
+            for key in ev.changes - ev.unexplained:
+                out.setdefault(key, []).append(ev.t)
+        return out
+
+    def _reality_end(self, key: Key, test: Test, start: int, end: int) -> int:
+        """Where a derived picture of reality ends: at the first explained change that says
+        otherwise. The replay keeps a variable per wording ("x is in k", "k does not contain
+        x"), so a narrated change can leave another wording's state standing; the change
+        ends it rather than conflicting with it."""
+        times = self._changed.get(key, ())
+        for t in times[bisect.bisect_right(times, start) :]:
+            if t >= end:
+                break
+            if test not in {tst for k, tst, _ in self.events[t - 1].world if k == key}:
+                return t
+        return end
 
     def _belief_claim(self, i: int, b: Belief, read: tuple[Key, Test, Form] | None) -> Claim | None:
         if read is None:
@@ -279,6 +358,8 @@ class Encoding:
             self._code(test[1])
         start = min(b.start, self.end)
         end = self.end + 1 if b.end is None else min(b.end, self.end + 1)
+        if not b.holders and not b.asserted:  # reality as the replay derived it
+            end = self._reality_end(key, test, start, end)
         if end <= start:
             return None
         # Knowledge is a justified true belief: seen by the holder and labelled True.

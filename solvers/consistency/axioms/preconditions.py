@@ -13,6 +13,11 @@ hearer_present   a named hearer of a telling that is not private (a call, a mess
                  in the speaker's room
 ================ =======================================================================
 
+What a faithful reading of prose does is not a breach: a mover who goes out and puts the
+thing somewhere in one sentence acts where they went; a thing taken from a place nested with
+the one it is in (shelves of a cupboard), or from a place the sentence that placed it named,
+is taken from where it is; a speaker or hearer the story never placed is not elsewhere.
+
 Limits: an actor with no entry is on stage from the start (the replay's rule), and a
 container stays in the room where it is first mentioned.
 """
@@ -26,6 +31,7 @@ from beliefgraph.models import Event
 from ...perception import Value, Variable
 from ..axiom import HEARER_PRESENT, MOVER_PRESENT, TAKEN_FROM, Constraint, register
 from ..encoding import Encoding
+from ..narration import sentence_of
 
 __all__: list[str] = []
 
@@ -54,6 +60,22 @@ def _entered(enc: Encoding, actor: str, before: int) -> int | None:
     return None
 
 
+def _same_sentence(enc: Encoding, a: int, b: int) -> bool:
+    """Whether the events at times ``a`` and ``b`` were read from one sentence."""
+    first, second = enc.steps[a - 1].event, enc.steps[b - 1].event
+    return sentence_of(first) is not None and sentence_of(first) == sentence_of(second)
+
+
+def _unplaced(enc: Encoding, actor: str, before: int) -> bool:
+    """Whether the story put ``actor`` nowhere before time ``before``: the room the replay
+    gives them (on stage from the start) is a default, not a story fact."""
+    for step in enc.steps[: max(before - 1, 0)]:
+        e = step.event
+        if actor in e.actors and (e.kind in ("enter", "exit", "stay") or e.room):
+            return False
+    return True
+
+
 def _breach(enc: Encoding, *times: int | None) -> Constraint:
     facts = tuple(("event", t) for t in sorted({t for t in times if t is not None}))
     return Constraint(enc.terms.false, facts)
@@ -73,8 +95,10 @@ def _mover_present(enc: Encoding) -> Iterator[Constraint]:
         where = rooms.get(e.agent or "")
         if where is None:
             gone = enc.graph.timeline.last_exit(e.agent or "", None, e.id)
-            if gone is not None:  # left and never came back
-                yield _breach(enc, gone, e.id)
+            if gone is not None and not _same_sentence(enc, gone, e.id):
+                yield _breach(enc, gone, e.id)  # left and never came back
+            # (going out and putting the thing somewhere in one sentence is acting where
+            # the mover went: "he carried it outside, placing it in the shed")
             continue
         place = world.get((e.obj or "", "in"))
         if not isinstance(place, str) or place not in rooms_of_containers:
@@ -90,8 +114,13 @@ def _taken_from(enc: Encoding) -> Iterator[Constraint]:
             continue
         _, world = _before(enc, e.id)
         place = world.get((e.obj or "", "in"))
-        if isinstance(place, str) and place != e.origin:
-            yield _breach(enc, _set_by(enc, (e.obj or "", "in"), place, e.id), e.id)
+        if not isinstance(place, str) or place == e.origin:
+            continue
+        if enc.nesting.nested(place, e.origin, e.id):
+            continue  # "shoes on the shelves" of a cupboard are taken from the shelves
+        if e.origin in enc.nesting.described(e.obj or "", e.id):
+            continue  # one sentence placed the thing in both (nested places)
+        yield _breach(enc, _set_by(enc, (e.obj or "", "in"), place, e.id), e.id)
 
 
 def _hearer_present(enc: Encoding) -> Iterator[Constraint]:
@@ -104,9 +133,15 @@ def _hearer_present(enc: Encoding) -> Iterator[Constraint]:
         where = rooms.get(e.agent)
         if where is None:
             continue  # an absent speaker is a matter for the replay, not for hearers
+        if _unplaced(enc, e.agent, e.id):
+            continue  # the replay's default room for the speaker is not a story fact
         for hearer in e.hearers:
-            if hearer != e.agent and rooms.get(hearer, where) != where:
-                yield _breach(enc, timeline.last_exit(hearer, None, e.id), e.id)
+            there = rooms.get(hearer, where)
+            if hearer == e.agent or there == where:
+                continue
+            if there is not None and _unplaced(enc, hearer, e.id):
+                continue  # nor is it for a hearer the story never placed
+            yield _breach(enc, timeline.last_exit(hearer, None, e.id), e.id)
 
 
 register(
