@@ -86,13 +86,14 @@ FILES = {
 """Request file -> (direct?, the parts of the sample it asks about)."""
 PARTS = ("simpletom", "controls", "tombench")
 ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_through_r3", "freeform_through_r4",
-          "freeform_direct", "freeform_direct_controls", "freeform_direct_r3")  # fmt: skip
+          "freeform_through_r5", "freeform_direct", "freeform_direct_controls",
+          "freeform_direct_r3")  # fmt: skip
 """The recorded answer files, in the order they were answered: ``freeform_through_r2`` is the
 second batch round (the aware controls' grounding requests, added after round 1, and the three
 re-asks the parser wrote for answers that failed its consistency check); ``_r3`` the ToMBench
 stories the sample gained in stop 13 (the first English story of the other 17 tasks); ``_r4``
-the batch re-ask round of ``_r3`` (two answers that failed their schema, one its consistency
-check)."""
+the batch re-ask round of ``_r3`` (two answers that failed their schema); ``_r5`` the
+Knowledge-Attention story's consistency re-ask (asked once the checker's objection changed)."""
 MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer export is split: ``_2``...)."""
 

@@ -315,19 +315,12 @@ class Encoding:
             return None  # nested places agree: a finer or a coarser word for one place
         here = sentence_of(e)
         if here is not None and e.kind in DESCRIBERS:
-            if was in self.nesting.described(thing, e.id) and self._placed_in(thing, e.id) == here:
+            same = self.nesting.placed_in(thing, e.id) == here
+            if same and was in self.nesting.described(thing, e.id):
                 return None  # one sentence describing where a thing is, place by place
             if involved(self._happened.get(here, set()), thing, was, now):
                 return None  # a change told in a sentence that reports its happening
         return ("loc", thing)
-
-    def _placed_in(self, thing: str, t: int) -> int | None:
-        """The sentence of the latest change of ``thing``'s place before time ``t``."""
-        var = (thing, "in")
-        for step in reversed(self.steps[: max(t - 1, 0)]):
-            if var in step.changed:
-                return sentence_of(step.event)
-        return None
 
     def _settled(self) -> dict[Key, list[int]]:
         """Per key, the times an event changes it in reality and may (an explained change)."""

@@ -24,6 +24,7 @@ as "X's Y" with X a name the story uses.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -65,6 +66,13 @@ class Places:
     def __init__(self, timeline: Timeline) -> None:
         self.steps: list[Step] = list(timeline.steps)
         self.rooms = timeline.container_rooms
+        # Per thing, the steps that changed its place, in time order: the questions below
+        # look back from an event, and a long story asks them at every narrated place.
+        self._placings: dict[str, list[Step]] = {}
+        for step in self.steps:
+            for var in step.changed:
+                if len(var) == 2 and var[1] == "in":
+                    self._placings.setdefault(str(var[0]), []).append(step)
 
     def _up(self, place: str, worlds: Sequence[Mapping[Variable, Value]]) -> set[str]:
         """The places ``place`` lies in directly."""
@@ -111,25 +119,30 @@ class Places:
         Only the sentence of the latest change of ``obj``'s place before ``t`` counts, and
         only when a describing event (narration, a look) made that change.
         """
-        var = (obj, "in")
-        last = None
-        for step in reversed(self.steps[: max(t - 1, 0)]):
-            if var in step.changed:
-                last = step
-                break
-        if last is None or last.event.kind not in DESCRIBERS:
+        earlier = self._before(obj, t)
+        if not earlier or earlier[-1].event.kind not in DESCRIBERS:
             return set()
-        sentence = sentence_of(last.event)
+        sentence = sentence_of(earlier[-1].event)
         if sentence is None:
             return set()
         out: set[str] = set()
-        for step in self.steps[: max(t - 1, 0)]:
+        for step in reversed(earlier):
             e = step.event
-            if sentence_of(e) == sentence and var in step.changed and e.kind in DESCRIBERS:
-                where = step.world.get(var)
-                if isinstance(where, str):
-                    out.add(where)
+            if sentence_of(e) != sentence:
+                break  # events of one sentence are consecutive
+            where = step.world.get((obj, "in"))
+            if e.kind in DESCRIBERS and isinstance(where, str):
+                out.add(where)
         return out
+
+    def placed_in(self, obj: str, t: int) -> int | None:
+        """The sentence of the latest change of ``obj``'s place before time ``t``."""
+        earlier = self._before(obj, t)
+        return sentence_of(earlier[-1].event) if earlier else None
+
+    def _before(self, obj: str, t: int) -> list[Step]:
+        steps = self._placings.get(obj, [])
+        return steps[: bisect.bisect_left([s.event.id for s in steps], t)]
 
     def _worlds(self, t: int) -> list[Mapping[Variable, Value]]:
         worlds: list[Mapping[Variable, Value]] = []
