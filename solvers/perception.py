@@ -211,6 +211,10 @@ class _Replay:
         key = prop.key
         if key is None or prop.negated or prop.subject in self.actors:
             return []
+        # A state on no known scale says nothing about the others: "the box is heavy" does
+        # not end "the box is big". What a label says is one text, so it still replaces.
+        if key[2] == "" and key[1].startswith("be"):
+            return []
         var = prop.variable
         return [v for v, p in self.props.items() if v != var and p.key == key]
 

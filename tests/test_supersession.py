@@ -47,6 +47,15 @@ def test_a_state_on_another_scale_does_not_replace() -> None:
     assert world[("tea", "be", "hot")] is True and world[("tea", "be", "sweet")] is True
 
 
+def test_states_on_no_known_scale_do_not_replace_each_other() -> None:
+    # "heavy" says nothing about "big"; only a label's text replaces another text.
+    g = _track("Ann is in the kitchen. The box is big. The box is heavy. Ann sees the box.")
+    world = g.timeline.world_at(g.end)
+    assert world[("box", "be", "big")] is True
+    assert world[("box", "be", "heavy")] is True
+    assert {"the box is big", "the box is heavy"} <= _beliefs(g, "Ann")
+
+
 def test_an_actors_facts_are_not_keyed() -> None:
     g = _track("Kofi is a fisherman. Kofi is tired.")
     world = g.timeline.world_at(g.end)
