@@ -329,7 +329,7 @@ class _Replay:
             val is True
             and self.props[var].key is not None
             and self.props[var].key[0] == name
-            and str(self.props[var].value or "").lower() in _CLOSED_WORDS
+            and _state_word(self.props[var]) in _CLOSED_WORDS
             for var, val in self.world.items()
             if var in self.props
         )
@@ -597,6 +597,12 @@ def _unperceived(story: ParsedStory) -> dict[int, frozenset[str]]:
 
 _SENSES = frozenset({"hear", "see", "notice"})
 _CLOSED_WORDS = frozenset({"closed", "shut", "locked", "sealed"})
+
+
+def _state_word(prop: Proposition) -> str:
+    """The state a keyed proposition names, wherever the parse put it: in the value ("box /
+    be / closed") or in the relation ("box / is closed", as LLM parses often word it)."""
+    return (prop.value or prop.relation.partition(" ")[2]).strip().lower()
 
 
 # Propositions are frozen, so one object can stand for every "X is in R" of a run: the replay

@@ -178,3 +178,30 @@ def test_each_holder_believes_at_most_one_state_of_a_key(
             and not b.proposition.negated
         ]  # fmt: skip
         assert held == ([last_seen[who]] if who in last_seen else [])
+
+
+def _closed_box_story(relation: str, value: str | None) -> ParsedStory:
+    shut = Proposition(
+        content_type="Contents/Physical State", subject="box", relation=relation, value=value
+    )
+    cup = Proposition(content_type="Location", subject="cup", relation="in", value="box")
+    events = (
+        Event(id=1, kind="enter", actors=("Ann",), room="kitchen", sentence_index=0),
+        Event(id=2, kind="narrate", proposition=shut, sentence_index=1),
+        Event(id=3, kind="narrate", proposition=cup, sentence_index=2),
+    )
+    sentences = tuple(
+        Sentence(index=i, text=f"Sentence {i + 1}.", events=(i + 1,)) for i in range(3)
+    )
+    return ParsedStory(
+        text=" ".join(s.text for s in sentences), sentences=sentences, events=events,
+        actors=("Ann",),
+    )  # fmt: skip
+
+
+def test_a_closed_state_hides_the_contents_however_the_parse_words_it() -> None:
+    # Rules parses put the state in the value ("box / be / closed"); LLM parses often put it
+    # in the relation ("box / is closed"). Both close the box, so Ann cannot see the cup.
+    for relation, value in (("be", "closed"), ("is closed", None)):
+        g = BeliefGraph(_closed_box_story(relation, value))
+        assert not any("cup" in b for b in _beliefs(g, "Ann")), (relation, value)
