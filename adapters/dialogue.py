@@ -172,7 +172,9 @@ def first_dialogues(load: Loader, n: int | None, key: Callable[[Item], str]) -> 
 _LETTERS_READ = (
     re.compile(r"\[\s*([A-H])\s*\]"),
     re.compile(r"\"option\"\s*:\s*\"\s*([A-H])\b"),
-    re.compile(r"^\W*([A-H])\b"),
+    # A bare leading letter only when it stands alone ("B", "B: ...", "(B)", "B."): "A careful
+    # reading ..." opens with the article, not option A.
+    re.compile(r"^\W*([A-H])(?:\s*[):.]|\s*$)"),
 )
 
 
@@ -189,6 +191,8 @@ def letter_reply(reply: str, letters: Sequence[str]) -> int | None:
     (2, 1)
     >>> letter_reply("D: None of the above.", "ABCD"), letter_reply("Maybe.", "ABCD")
     (3, None)
+    >>> letter_reply("A careful reading suggests option B.", "ABCD") is None  # an article
+    True
     """
     for pattern in _LETTERS_READ:
         m = pattern.search(reply.strip())

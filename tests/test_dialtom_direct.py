@@ -55,6 +55,7 @@ def test_retrospective_prompt_is_the_releases() -> None:
 
 
 def test_forecasting_prompts_show_the_profile_only() -> None:
+    _need(MI_PROSP)
     _need(MI_CF)
     prospective = _load(MI_PROSP, 1)[0]
     text = direct_messages(prospective)[0]["content"]
@@ -71,6 +72,7 @@ def test_forecasting_prompts_show_the_profile_only() -> None:
 
 
 def test_direct_scores_by_letter_and_nota_is_e() -> None:
+    _need(MI_RETRO)
     _need(MI_CF)
     gold: dict[str, str] = {}
     for path in (MI_RETRO, MI_CF):
