@@ -38,6 +38,7 @@ from beliefgraph.adapters.simpletom import aware_controls, simpletom_report
 from beliefgraph.adapters.tombench import paper_figures
 from beliefgraph.api import using_parser
 from beliefgraph.parsers.llm import LLMCache, LLMParser
+from beliefgraph.parsers.llm.batchfile import write_split
 
 __all__ = ["FIRST_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
 
@@ -157,17 +158,6 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def write_split(lines: list[str], out: Path) -> list[Path]:
-    """``lines`` as request files of at most ``MAX_REQUESTS`` lines: ``out``, ``out_2``, ..."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    for n in range(0, len(lines), MAX_REQUESTS):
-        part = out.with_name(f"{out.stem}_{n // MAX_REQUESTS + 1}{out.suffix}") if n else out
-        part.write_text("\n".join(lines[n : n + MAX_REQUESTS]) + "\n", encoding="utf-8")
-        written.append(part)
-    return written
-
-
 def export(out: Path) -> dict[str, int]:
     """Write the request files (``FILES``, each split at ``MAX_REQUESTS``) to ``out``; how many
     requests each kind holds."""
@@ -181,7 +171,7 @@ def export(out: Path) -> dict[str, int]:
             run(items, direct=direct, cache=tmp / "cache.sqlite3", batch=batch, parts=parts)
             lines = batch.read_text(encoding="utf-8").splitlines()
             sizes[kind] = len(lines)
-            write_split(lines, out / f"freeform_{kind}.jsonl")
+            write_split(lines, out / f"freeform_{kind}.jsonl", max_requests=MAX_REQUESTS)
     return sizes
 
 
@@ -225,8 +215,9 @@ def replay(answers: Path = RECORDED, next_round: Path | None = None) -> dict[str
             f.update(imported=stored, failed=failed, seconds=round(seconds, 2))
             f["left"] = len(left.read_text().splitlines()) if left.exists() else 0
             if next_round is not None and left.exists():
-                write_split(left.read_text(encoding="utf-8").splitlines(),
-                            next_round / f"freeform_{path}_next.jsonl")  # fmt: skip
+                lines = left.read_text(encoding="utf-8").splitlines()
+                name = next_round / f"freeform_{path}_next.jsonl"
+                write_split(lines, name, max_requests=MAX_REQUESTS)
             got[path] = (f, results)
         offline = run_offline(items)
         got["reasoner alone"] = (figures(offline), offline)

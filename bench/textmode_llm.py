@@ -36,6 +36,7 @@ from beliefgraph.adapters import evaluate, get_benchmark
 from beliefgraph.adapters.direct import import_rounds
 from beliefgraph.adapters.loading import Problems
 from beliefgraph.parsers.llm import LLMCache
+from beliefgraph.parsers.llm.batchfile import write_split
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "tests" / "fixtures" / "llm_recorded"
@@ -126,16 +127,6 @@ MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer one is split: ``_2``, ...)."""
 
 
-def write_split(lines: list[str], out: Path) -> list[Path]:
-    """``lines`` as request files of at most ``MAX_REQUESTS`` lines: ``out``, ``out_2``, ..."""
-    written = []
-    for n in range(0, len(lines), MAX_REQUESTS):
-        part = out.with_name(f"{out.stem}_{n // MAX_REQUESTS + 1}{out.suffix}") if n else out
-        part.write_text("\n".join(lines[n : n + MAX_REQUESTS]) + "\n", encoding="utf-8")
-        written.append(part)
-    return written
-
-
 def replay(model: str, expected: Path | None, next_round: Path | None = None) -> dict[str, Any]:
     """Import the recorded answers and rerun; with ``next_round``, the requests the rerun still
     writes (new sample items, re-asks of answers that failed their checks) are saved there as
@@ -197,7 +188,8 @@ def replay(model: str, expected: Path | None, next_round: Path | None = None) ->
             if next_round is not None and left.exists():
                 next_round.mkdir(parents=True, exist_ok=True)
                 lines = left.read_text(encoding="utf-8").splitlines()
-                for f in write_split(lines, next_round / f"textmode_{kind}_next.jsonl"):
+                name = next_round / f"textmode_{kind}_next.jsonl"
+                for f in write_split(lines, name, max_requests=MAX_REQUESTS):
                     print(f"  next round: {f} ({len(f.read_text().splitlines())} requests)")
     if expected is not None:
         for kind in table.values():  # timings vary from run to run: not part of the check

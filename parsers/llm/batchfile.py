@@ -37,7 +37,7 @@ from pydantic import BaseModel, ValidationError
 
 from .cache import LLMCache
 
-__all__ = ["ImportReport", "defer", "export_pending", "import_results"]
+__all__ = ["ImportReport", "defer", "export_pending", "import_results", "write_split"]
 
 _URL = "/v1/chat/completions"
 _lock = threading.Lock()
@@ -98,6 +98,27 @@ def export_pending(cache: LLMCache, out: Path, *, all_requests: bool = False) ->
     with _lock:
         _written[str(out.resolve())] = {cid for cid, _, _ in rows}
     return len(rows)
+
+
+def write_split(lines: list[str], out: Path, *, max_requests: int = 40) -> list[Path]:
+    """Batch request ``lines`` as files of at most ``max_requests`` lines: ``out``, then
+    ``out_2``, ``out_3``, ... (a batch answered by hand, or a provider's per-file limit).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> [p.name for p in write_split(["{}"] * 5, folder / "b.jsonl", max_requests=2)]
+    ['b.jsonl', 'b_2.jsonl', 'b_3.jsonl']
+    """
+    if max_requests < 1:
+        raise ValueError(f"max_requests must be at least 1, got {max_requests}")
+    written = []
+    for n in range(0, len(lines), max_requests):
+        part = out.with_name(f"{out.stem}_{n // max_requests + 1}{out.suffix}") if n else out
+        part.write_text("\n".join(lines[n : n + max_requests]) + "\n", encoding="utf-8")
+        written.append(part)
+    return written
 
 
 @dataclass

@@ -839,7 +839,7 @@ class LLMClient:
         file for the next round (or, with no batch file, the failure stands)."""
         err = failed.error
         if request.response_model is str:
-            note = f"Please correct your answer: {err.errors}"
+            note = f"{_TEXT_REASK}{err.errors}"
         else:
             note = f"{_REASK}{err.errors}\nRecall the function correctly, fix the errors"
         messages = (*request.messages, {"role": "assistant", "content": err.raw},
