@@ -73,6 +73,8 @@ class Places:
             for var in step.changed:
                 if len(var) == 2 and var[1] == "in":
                     self._placings.setdefault(str(var[0]), []).append(step)
+        # Their event ids, kept beside them so a lookup is one bisect, not a list per query.
+        self._placing_ids = {k: [s.event.id for s in v] for k, v in self._placings.items()}
 
     def _up(self, place: str, worlds: Sequence[Mapping[Variable, Value]]) -> set[str]:
         """The places ``place`` lies in directly."""
@@ -119,14 +121,15 @@ class Places:
         Only the sentence of the latest change of ``obj``'s place before ``t`` counts, and
         only when a describing event (narration, a look) made that change.
         """
-        earlier = self._before(obj, t)
-        if not earlier or earlier[-1].event.kind not in DESCRIBERS:
+        steps, n = self._before(obj, t)
+        if not n or steps[n - 1].event.kind not in DESCRIBERS:
             return set()
-        sentence = sentence_of(earlier[-1].event)
+        sentence = sentence_of(steps[n - 1].event)
         if sentence is None:
             return set()
         out: set[str] = set()
-        for step in reversed(earlier):
+        for i in range(n - 1, -1, -1):  # back from the latest, without a copy
+            step = steps[i]
             e = step.event
             if sentence_of(e) != sentence:
                 break  # events of one sentence are consecutive
@@ -137,12 +140,13 @@ class Places:
 
     def placed_in(self, obj: str, t: int) -> int | None:
         """The sentence of the latest change of ``obj``'s place before time ``t``."""
-        earlier = self._before(obj, t)
-        return sentence_of(earlier[-1].event) if earlier else None
+        steps, n = self._before(obj, t)
+        return sentence_of(steps[n - 1].event) if n else None
 
-    def _before(self, obj: str, t: int) -> list[Step]:
+    def _before(self, obj: str, t: int) -> tuple[list[Step], int]:
+        """``obj``'s placings and how many of them come before time ``t`` (no copy)."""
         steps = self._placings.get(obj, [])
-        return steps[: bisect.bisect_left([s.event.id for s in steps], t)]
+        return steps, bisect.bisect_left(self._placing_ids.get(obj, []), t)
 
     def _worlds(self, t: int) -> list[Mapping[Variable, Value]]:
         worlds: list[Mapping[Variable, Value]] = []
