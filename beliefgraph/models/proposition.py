@@ -80,8 +80,10 @@ class Proposition(BeliefModel):
         "reads", "shows"), in any inflection, as parses of either kind spell it. The attribute is
         the scale a word of the value names (temperature, open/closed, colour, condition,
         ...), so "the tea is hot" and "the tea is sweet" do not compete; a value on no
-        known scale has the attribute "". Whether the subject is a thing, not an actor,
-        is for the caller to say (an actor's "is a fisherman" and "is tired" both hold).
+        known scale has the attribute "" (and replaces no other state of it: "heavy" says
+        nothing about "big"; only a label's text replaces another). Whether the subject is a
+        thing, not an actor, is for the caller to say (an actor's "is a fisherman" and "is
+        tired" both hold).
 
         Examples
         --------
