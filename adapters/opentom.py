@@ -804,14 +804,19 @@ _ANSWERERS: dict[str, Callable[[_Context, _Question], _Answer]] = {
 }
 
 
-def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
-    ctx = _Context(item, graph)
+def _asked(ctx: _Context, item: Item) -> tuple[_Question | None, _Answer]:
+    """The question read and the graph's answer to it (an unsupported form says why)."""
     q: _Question | None = None
     try:
         q = _read_question(item.question)
-        a = _ANSWERERS[q.kind](ctx, q)
+        return q, _ANSWERERS[q.kind](ctx, q)
     except UnsupportedQuestionError as err:
-        a = _Answer(None, (str(err),))
+        return q, _Answer(None, (str(err),))
+
+
+def _answer(item: Item, graph: BeliefGraph) -> ItemResult:
+    ctx = _Context(item, graph)
+    q, a = _asked(ctx, item)
     return _result(ctx, q, a, classify=True)
 
 
@@ -821,12 +826,7 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     outdoor shed"), the gold in the plot's ("the outdoor shed"), and the direct baseline's
     replies are read the same way."""
     ctx = _Context(item, graph, text=True)
-    q: _Question | None = None
-    try:
-        q = _read_question(item.question)
-        a = _ANSWERERS[q.kind](ctx, q)
-    except UnsupportedQuestionError as err:
-        a = _Answer(None, (str(err),))
+    q, a = _asked(ctx, item)
     if q is not None and q.kind in ("fine", "narrator") and a.value is not None:
         read = read_paper_reply(item, a.value)
         how = "neither place" if read is None else read
