@@ -208,13 +208,12 @@ class Proposer:
     def propose(self, sentences: Sequence[str]) -> BeliefProposals:
         """The beliefs of the story ``sentences`` (one call, or the cache)."""
         self.calls += 1
-        out = self.client.extract(
+        return self.client.extract(
             BeliefProposals,
             proposal_messages(sentences),
             context={"sentences": len(sentences)},
             prompt=PROMPT_VERSION,
         )
-        return out[0] if isinstance(out, tuple) else out
 
 
 Graph = Literal["auto", "tracked", "all", "none"]

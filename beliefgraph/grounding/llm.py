@@ -196,13 +196,12 @@ class LLMGrounder:
     ) -> StoryGrounding:
         """The grounding of ``rows`` in the story ``sentences`` (one call, or the cache)."""
         self.calls += 1
-        out = self.client.extract(
+        reply = self.client.extract(
             GroundingReply,
             grounding_messages(sentences, actors, rows),
             context=grounding_context(sentences, actors, rows),
             prompt=PROMPT_VERSION,
         )
-        reply = out[0] if isinstance(out, tuple) else out
         return reply.to_grounding()
 
 
