@@ -372,3 +372,14 @@ class ParserWithClient(RulesParser):
     def __init__(self, client: RecordingClient) -> None:
         super().__init__(strict=False)
         self.client = client
+
+
+def check_replayed(result: Any, written: int, want: dict[str, Any]) -> None:
+    """What every recorded replay must reproduce: no call (every answer from the cache),
+    the requests the export wrote, those left for a later batch round, items answered,
+    and accuracy, against the recorded figures ``want``."""
+    assert result.llm_calls == 0  # every answer from the cache
+    assert written == want["requests"]
+    assert result.llm_deferred == want["left"]  # requests for a later batch round
+    assert (result.n, result.answered) == (want["n"], want["answered"])
+    assert result.accuracy == pytest.approx(want["accuracy"], abs=1e-6)

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from conftest import benchmarks_dir
+from llm_fixtures import check_replayed
 
 from beliefgraph.adapters import evaluate
 from beliefgraph.adapters.direct import import_rounds
@@ -89,11 +90,7 @@ def _check(kind: str, name: str, replayed: dict[str, dict[str, Any]]) -> None:
         pytest.skip(f"no recorded {kind} answers for {name}")
     r, written = replayed[kind][name]
     want = expected[kind][name]
-    assert r.llm_calls == 0  # every answer from the cache
-    assert written == want["requests"]
-    assert r.llm_deferred == want["left"]  # requests for a later batch round
-    assert (r.n, r.answered) == (want["n"], want["answered"])
-    assert r.accuracy == pytest.approx(want["accuracy"], abs=1e-6)
+    check_replayed(r, written, want)
     for breakdown in ("state_order", "task", "attribute"):
         if f"by_{breakdown}" in want:
             got = {k: v["accuracy"] for k, v in r.by()[breakdown].items()}
