@@ -52,7 +52,7 @@ Verdict = Literal[-1, 0, 1]
 _NO_CONTENT = _w(
     "a an the his her its their my our your this that these those some all any is are was "
     "were be been being become becomes became has have had no not now still currently very "
-    "of to and in on at with for by it they them he she"
+    "of to and in at with for by it they them he she"
 )
 _CONTENTS = frozenset(("contain", "contains", "have", "has", "hold", "holds", "had"))
 
@@ -135,15 +135,23 @@ def _reading(p: Proposition) -> tuple[tuple[str, ...], frozenset[str], bool]:
 
 _DEGREE = frozenset(("less", "more", "longer", "never", "barely", "hardly", "too"))
 """Words that turn a value into another ("less fresh" is not "fresh")."""
+_OPPOSED = (frozenset(("on", "off")), frozenset(("up", "down")), frozenset(("less", "more")))
+"""Words that make two otherwise equal values opposites ("turned on" / "turned off")."""
+_POLAR = _DEGREE | frozenset().union(*_OPPOSED)
 
 
 def _same_value(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether two values' content words say the same: one holds the other's words, or they
     share a word ("ripe and perfect" / "ripe and of high quality"), with the same words of
-    degree."""
-    if not a or not b or (a & _DEGREE) != (b & _DEGREE):
+    degree and direction ("turned on" is not "turned off")."""
+    if not a or not b or (a & _POLAR) != (b & _POLAR):
         return False
-    return a <= b or b <= a or bool((a & b) - _DEGREE)
+    return a <= b or b <= a or bool((a & b) - _POLAR)
+
+
+def _opposite(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two values are the same words but for an opposed pair ("on" / "off")."""
+    return a - _POLAR == b - _POLAR and (a ^ b) in _OPPOSED
 
 
 def verdict(belief: Proposition, option: Proposition) -> Verdict:
@@ -166,6 +174,8 @@ def verdict(belief: Proposition, option: Proposition) -> Verdict:
     -1
     >>> verdict(state("valve", "open"), state("cornfield", "flooded"))
     0
+    >>> verdict(state("projector", "turned on", negated=True), state("projector", "turned off"))
+    1
     """
     if not _same_thing(belief.subject, option.subject):
         return 0
@@ -175,6 +185,8 @@ def verdict(belief: Proposition, option: Proposition) -> Verdict:
         return 0
     if _same_value(value_b, value_o):
         return 1 if neg_b == neg_o else -1
+    if _opposite(value_b, value_o):
+        return -1 if neg_b == neg_o else 1
     exclusive = about_o[0] in ("contains", "in") or (about_o[0] == "state" and about_o[2] != "")
     if exclusive and not neg_b and not neg_o and value_b and value_o:
         return -1
