@@ -98,10 +98,10 @@ def _read_option(text: str) -> tuple[Proposition, ...]:
 
 
 def _content(text: str | None) -> frozenset[str]:
-    return frozenset(
-        normalise(w) for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text or "")
-        if w.lower() not in _NO_CONTENT
-    )  # fmt: skip
+    """The content words of a value, singular; words of degree and direction kept as they
+    are ("less" is no plural)."""
+    words = (w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text or ""))
+    return frozenset(w if w in _POLAR else normalise(w) for w in words if w not in _NO_CONTENT)
 
 
 def _head(name: str) -> str:

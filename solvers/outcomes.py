@@ -48,12 +48,13 @@ def _w(text: str) -> frozenset[str]:
 
 
 RESULT_STATES: dict[str, str] = {
-    **{v: v + "ed" for v in _w(
+    **{v: v + ("d" if v.endswith("e") else "ed") for v in _w(
         "crack damage destroy flood crush spill melt wilt ruin stain scratch dent puncture "
         "splash soak drench scatter warp fade contaminate scorch bend loosen overturn topple "
-        "cover bury tangle block clog shift disrupt collapse uproot flatten smash dampen "
-        "rust mold mould sink chip rip squash burst"
+        "cover bury tangle block shift disrupt collapse uproot flatten smash dampen rust mold "
+        "mould squash"
     )},
+    "rip": "ripped", "chip": "chipped", "clog": "clogged", "sink": "sunk", "burst": "burst",
     "open": "open", "close": "closed", "shut": "shut", "lock": "locked", "unlock": "unlocked",
     "break": "broken", "tear": "torn", "freeze": "frozen", "burn": "burnt", "rot": "rotten",
     "spoil": "spoiled", "empty": "empty", "drain": "empty", "fill": "full", "dry": "dry",
