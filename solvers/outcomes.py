@@ -26,6 +26,8 @@ perception model's usual rules decide who knows them:
 Both steps read only the parse's events (a rules parse or an LLM parse alike); the story's
 events keep their order and are renumbered 1, 2, ... as the timeline expects.
 
+"Notices the change (damage, swap, mess ...)" names no thing: it perceives the latest change.
+
 Limits: the verb lists are closed (a change verb outside them leaves no state); a pronoun is
 resolved to the last thing named in its sentence only; a trace is recognised by a shared
 head noun, so "sees the field" would show a change to "the cornfield" only if the parse
@@ -97,6 +99,8 @@ _PERCEIVE = _w(
 )
 """Verbs of perceiving: the actor learns what the perceived thing shows."""
 
+_CHANGE = _w("change damage effect difference swap switch mess accident mix-up replacement")
+"""Nouns that name a change itself: perceiving one perceives the latest change."""
 _PRONOUNS = frozenset(("it", "them", "its", "their", "they", "this", "that"))
 _DETERMINERS = _w(
     "a an the his her its their my our your this that these those all some any every each "
@@ -397,8 +401,14 @@ def with_outcomes(story: ParsedStory) -> ParsedStory:
         if seen is not None:
             actor, what = seen
             named = _heads(what)
-            shown = [s for at, s in _current(states) if at < e.sentence_index
-                     and named & traces.get(at, set())]  # fmt: skip
+            # "Notices the change / the damage / the swap": the latest change is the one meant.
+            latest = max((at for at, _ in states if at < e.sentence_index), default=None)
+            shown = [
+                s
+                for at, s in _current(states)
+                if at < e.sentence_index
+                and (named & traces.get(at, set()) or (at == latest and named & _CHANGE))
+            ]
             new.extend(_derived(e, "observe", (actor,), s, (actor,)) for s in shown)
         if p is not None and not (p.subject == "world" and p.relation == "state"):
             last_thing = _last_thing(e, p, actors) or last_thing
