@@ -115,7 +115,7 @@ def direct_client(what: str = "the direct baseline") -> Any:
             f"{what} asks a model: run it with parser='llm' and its settings, or configure an "
             f"endpoint ({err})"
         ) from None
-    return LLMClient(settings, open_cache(None))
+    return LLMClient(settings, open_cache(None, batch_out=settings.batch_out))
 
 
 class _DirectRun:
