@@ -91,10 +91,22 @@ def _read_option(text: str) -> tuple[Proposition, ...]:
         out.append(p)
         # A change ("the chocolate has melted") also says the state it leaves ("melted"),
         # which is how a graph holds it once the change is narrated or seen.
-        for thing, state in outcome_of(p, None):
+        for thing, state in [*outcome_of(p, None), *_described(p)]:
             out.append(Proposition(content_type="Contents/Physical State", subject=thing,
                                    relation="be", value=state))  # fmt: skip
     return tuple(out)
+
+
+def _described(p: Proposition) -> list[tuple[str, str]]:
+    """What a contents value says of the thing held: "the vase contains wilted flowers" also
+    says the flowers are wilted (a graph may hold that state of the flowers alone)."""
+    if p.negated or p.relation.lower().split(" ")[0] not in _CONTENTS or not p.value:
+        return []
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", p.value.lower())
+             if w not in _NO_CONTENT]  # fmt: skip
+    if len(words) < 2 or any(w in ("of", "with") for w in words):
+        return []
+    return [(words[-1], " ".join(words[:-1]))]
 
 
 def _content(text: str | None) -> frozenset[str]:

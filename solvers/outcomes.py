@@ -226,10 +226,13 @@ def outcome_of(p: Proposition, last_thing: str | None) -> list[tuple[str, str]]:
     value = p.value or ""
     value_words = _words(value)
     # A particle left in the value belongs to the verb: "tears" + "it apart", "turns" + "off".
-    particle = next((w for w in value_words if w in ("apart", "off", "on", "out", "over", "up")),
+    particle = next((w for w in value_words if w in _PARTICLES),
                     None)  # fmt: skip
     if particle and f"{verb} {particle}" in RESULT_STATES:
         verb = f"{verb} {particle}"
+        if value_words and value_words[0] == particle:  # "washes away some of the honey"
+            value = value.split(None, 1)[1] if " " in value.strip() else ""
+            value_words = value_words[1:]
     if value.lower().startswith("to "):
         return []  # "prepares to carve": an aim, not a change
     if verb in _CAUSATIVE and value:
@@ -401,14 +404,16 @@ def with_outcomes(story: ParsedStory) -> ParsedStory:
         if seen is not None:
             actor, what = seen
             named = _heads(what)
-            # "Notices the change / the damage / the swap": the latest change is the one meant.
-            latest = max((at for at, _ in states if at < e.sentence_index), default=None)
-            shown = [
-                s
-                for at, s in _current(states)
-                if at < e.sentence_index
-                and (named & traces.get(at, set()) or (at == latest and named & _CHANGE))
-            ]
+            # What is seen is how things are now: the latest sentence whose traces the actor
+            # perceives ("sees the damaged corn plants" shows the hailstorm's damage, not the
+            # plants' earlier look); "notices the change / the damage / the swap" means the
+            # latest change.
+            before = [at for at, _ in states if at < e.sentence_index]
+            latest = max(before, default=None)
+            seen_at = {max((at for at in before if named & traces.get(at, set())), default=None)}
+            if named & _CHANGE:
+                seen_at.add(latest)
+            shown = [s for at, s in _current(states) if at in seen_at]
             new.extend(_derived(e, "observe", (actor,), s, (actor,)) for s in shown)
         if p is not None and not (p.subject == "world" and p.relation == "state"):
             last_thing = _last_thing(e, p, actors) or last_thing

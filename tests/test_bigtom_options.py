@@ -213,3 +213,21 @@ def test_text_mode_says_what_each_answer_rests_on() -> None:
         if r.breakdown["answered_by"] == "word overlap":
             assert "fallback" in r.explanation[0]
     assert sources["graph"]["n"] > sources["word overlap"]["n"]
+
+
+def test_a_contents_option_also_describes_what_is_held() -> None:
+    props = list(read_option("The vase contains wilted flowers."))
+    assert [p.render() for p in props][-1] == "the flowers is wilted"
+    # so a later belief about the flowers alone bears on it
+    assert verdict(_state("flowers", "fresh"), props[-1]) == -1
+
+
+def test_a_trace_shows_how_things_are_now_not_an_earlier_look() -> None:
+    graph = _graph(
+        "Amara is in the field. The corn is tall. During the night, a hailstorm damages the "
+        "corn. Amara sees the damaged corn."
+    )
+    shown = [e.proposition.render() for e in graph.story.events
+             if e.parser == "outcomes" and e.kind == "observe"]  # fmt: skip
+    assert "the corn is tall" not in shown
+    assert "the corn is damaged" in _held(graph, "Amara")
