@@ -107,7 +107,7 @@ def replay(model: str, expected: Path | None, next_round: Path | None) -> dict[s
             left = Path(tmp) / "left.jsonl"
             r = run(kind, {**llm, "batch_out": str(left)})
             got = figures(r)
-            got.update(requests=asked, left=r.llm_deferred)
+            got.update(requests=asked, left=r.llm_deferred, calls=r.llm_calls)
             table[kind] = got
             print(f"  {kind}: accuracy {r.accuracy:.3f} ({r.answered} of {r.n} answered), "
                   f"TB ∧ FB {got['tb_and_fb']:.3f}, {r.llm_calls} calls, {r.llm_deferred} left; "

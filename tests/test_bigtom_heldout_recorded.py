@@ -51,4 +51,5 @@ def test_bigtom_heldout_replay(kind: str, replayed: dict[str, Any]) -> None:
         pytest.skip(f"no recorded {kind} answers")
     got = replayed[kind]
     assert got["left"] == 0, "every request the run makes has a recorded answer"
+    assert got["calls"] == 0, "a replay sends nothing"
     assert got == want[kind]
