@@ -164,8 +164,14 @@ class _Replay:
 
     def _room_of_container(self, container: str, fallback: str | None) -> str | None:
         if container not in self.container_rooms and fallback is not None:
-            self.container_rooms[container] = fallback
-            self.placed.append(container)  # "there is a box in the room", seen by those there
+            where = self.world.get((container, "in"))
+            if isinstance(where, str):
+                # The story placed it ("the package is on the doorstep"): it stays there, in
+                # the room of the place that holds it when that place has one.
+                self.container_rooms[container] = self.container_rooms.get(where, fallback)
+            else:
+                self.container_rooms[container] = fallback
+                self.placed.append(container)  # "there is a box in the room", seen there
         return self.container_rooms.get(container, fallback)
 
     def _actor_room(self, e: Event) -> str | None:
@@ -313,7 +319,15 @@ class _Replay:
                     out.append(self._reveal(twin))
             for old in self.emptied.pop(obj, ()):
                 if (old, "contains") not in have and (old, "contains") in self.props:
-                    out.append(Reveal((old, "contains"), None, self.props[(old, "contains")]))
+                    # What ends is the container holding this thing, not the first contents
+                    # the story gave it (``props`` keeps a variable's first wording).
+                    held = Proposition(
+                        content_type="Contents/Physical State",
+                        subject=old,
+                        relation="contains",
+                        value=obj,
+                    )
+                    out.append(Reveal((old, "contains"), None, held))
         self.emptied.clear()
         return out
 
