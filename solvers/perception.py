@@ -37,7 +37,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from beliefgraph.models import BeliefModel, Event, ParsedStory, Proposition
 
@@ -61,10 +61,17 @@ class PerceptionModel(BeliefModel):
     where the marble sits in a closed box."""
     scene: str = Field(default="the room", min_length=1)
     """The room of a story that never names one."""
-    groups: Mapping[str, tuple[str, ...]] = Field(default_factory=dict)
-    """Group actors and their members ("the team": ("Ann", "Bob")), as the story names them.
-    "Everyone", "everybody" and "all of them" need no entry: their members are every actor
-    of the story that is not a group."""
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Group actors and their members, as the story names them: ``{"the team": ("Ann",
+    "Bob")}`` or its items (kept as pairs, so the settings stay hashable). "Everyone",
+    "everybody" and "all of them" need no entry: their members are every actor of the story
+    that is not a group."""
+
+    @field_validator("groups", mode="before")
+    @classmethod
+    def _pairs(cls, v: object) -> object:
+        return tuple(v.items()) if isinstance(v, Mapping) else v
+
     scenes: bool = False
     """Free-text scenes: an act narrated of someone on stage is seen by those with them, and a
     sentence opening with a jump in time or a new place starts a scene with nobody present
@@ -762,7 +769,7 @@ def groups_of(story: ParsedStory, model: PerceptionModel) -> dict[str, frozenset
     """
     spelled = {_key(a): a for a in story.actors}
     out: dict[str, frozenset[str]] = {}
-    for group, members in model.groups.items():
+    for group, members in model.groups:
         name = spelled.get(_key(group))
         if name is not None:
             out[name] = frozenset(

@@ -202,3 +202,14 @@ def test_a_time_phrase_opening_the_story_does_not_empty_the_stage() -> None:
     story = _story(events, ("Dad", "Jie", "Mom"), texts)
     on = simulate(story, PerceptionModel(scenes=True))
     assert on.steps[1].perceivers == {"Dad", "Jie", "Mom"}
+
+
+def test_group_settings_are_hashable_and_survive_a_json_round_trip() -> None:
+    from beliefgraph import track
+    from beliefgraph.graph import BeliefGraph
+
+    model = PerceptionModel(groups={"team": ("Ann",)}, scenes=True)
+    assert model.groups == (("team", ("Ann",)),)
+    assert hash(model) == hash(PerceptionModel(groups=(("team", ("Ann",)),), scenes=True))
+    graph = track("Ann and Bob are in the kitchen. Bob leaves the kitchen.", perception=model)
+    assert BeliefGraph.from_json(graph.to_json()).perception == model
