@@ -281,9 +281,10 @@ def admit(graph: BeliefGraph, proposals: BeliefProposals, *, scenes: bool = True
     proposal's sentences and ``how`` its ``how``. The graph is the parse's, replayed again
     (with ``scenes`` on: who is present at a narrated act sees it; groups stand for their
     members) with these beliefs added, so the engine types them (Inference and Implicit for
-    an inferred one), checks that their holder perceived their evidence (the
-    ``inference_evidence`` axiom reports one who did not) and propagates an actor's own
-    state to those who saw what the actor did.
+    an inferred one), checks that their holder perceived their evidence
+    (``graph.implied.supported``; for an inferred one the ``inference_evidence`` axiom
+    reports a holder who did not) and propagates an actor's own state to those who saw what
+    the actor did.
 
     Examples
     --------
@@ -315,8 +316,9 @@ def admit(graph: BeliefGraph, proposals: BeliefProposals, *, scenes: bool = True
             continue
         for given, actor in zip(p.holders, chain, strict=True):
             spelled.setdefault(actor, given)
-        _, _, props, _ = read_belief(graph, WORLD, _inner(chain, p.belief, actors))
-        proposition = props[0] if props else _worded(p.belief, actors)
+        inner = _inner(chain, p.belief, actors)
+        _, _, props, _ = read_belief(graph, WORLD, inner)
+        proposition = props[0] if props else _worded(inner, actors)
         index.append(len(implied))
         implied.append(
             ImpliedBelief(
