@@ -179,3 +179,27 @@ def test_every_proposal_is_in_the_graph_listed_or_accounted_for(rows) -> None:
 
 
 _GRAPH = track(STORY)
+
+
+def test_a_proposal_left_out_never_propagates() -> None:
+    # Bob ends the story thinking the apple is in the basket: the graph's rows stand for
+    # the apple, so Ann's proposal about it is left out, and no witness row comes from it.
+    story = (
+        "Ann and Bob are in the kitchen. There is an apple in the basket. Ann eats the pie. "
+        "Bob leaves the kitchen. Ann moves the apple to the box."
+    )
+    graph = track(story)
+    read = BeliefProposals.model_validate(
+        {"rows": [
+            {"holders": ["Ann"], "belief": "Ann wants the apple", "sentences": [3],
+             "how": "narrated"},
+            {"holders": ["Ann"], "belief": "Ann is hungry", "sentences": [3],
+             "how": "narrated"},
+        ]},
+        context={"sentences": 5},
+    )  # fmt: skip
+    merged = merge_proposals(graph, [], read, propagate=True)
+    assert any("Ann wants the apple" in r and "tracks the apple" in r for r in merged.rejected)
+    propagated = [r.belief for r, s in zip(merged.rows, merged.sources, strict=True)
+                  if s == "propagated"]  # fmt: skip
+    assert propagated == ["Ann is hungry"]  # Bob saw her eat the pie

@@ -413,6 +413,7 @@ def merge_proposals(
     out: list[tuple[str, OmniRow]] = []
     rejected: list[str] = []
     flagged: list[str] = []
+    kept: set[int] = set()
 
     def add_graph_rows() -> None:
         for x in rows:
@@ -439,6 +440,8 @@ def merge_proposals(
                 "its rows stand for it"
             )
             continue
+        if k is not None:
+            kept.add(k)  # in the table (or said there by an equal row): it may propagate
         if k is None:  # narration (or nothing cited): listed as proposed
             row = OmniRow(actor=who, belief=_nested(holders, p.belief), order=len(holders))
         else:
@@ -449,6 +452,7 @@ def merge_proposals(
                 flagged.append(why)
                 if perception and p.how in _PERCEIVED:
                     rejected.append(why)
+                    kept.discard(k)
                     continue
             row = _rendered(belief, holders)
         # Across sources as loosely as the matcher pairs rows; among the proposals only the
@@ -457,14 +461,14 @@ def merge_proposals(
             continue
         out.append(("proposal", row))
     if propagate:
+        # Only from the proposals the table keeps: one the graph's rows stand for (or one
+        # left out) says nothing through a witness either.
         mine = {
-            (held.implied.proposed[k].holders[0], held.implied.proposed[k].wording)
-            for k in admitted.index
-            if k is not None
+            (held.implied.proposed[k].holders[0], held.implied.proposed[k].wording) for k in kept
         }
         for b in held.implied.propagated:
             if (b.holders[1], b.wording) not in mine:
-                continue  # propagated from the parse's own implied beliefs
+                continue  # propagated from the parse's own implied beliefs, or a left-out one
             row = _rendered(b, [spell(admitted.spelled.get(h, h)) for h in b.holders])
             if not any(_same(row, other, loose=True) for _, other in out):
                 out.append(("propagated", row))
