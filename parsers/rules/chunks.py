@@ -30,6 +30,7 @@ from .lexicon import (
     PERSON_NOUNS,
     PRONOUNS,
     SKIPPED,
+    TIME_NOUNS,
     word_classes,
 )
 from .nlp import get_nlp
@@ -204,6 +205,9 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     out: set[int] = set()
     finite = False  # the current clause already has its verb
     subject = False  # ... and a word that may be its subject
+    relative = False  # a relative without "that" opened: its verb is not the clause's
+    awaiting = False  # ... and its verb was read: the clause's own verb is still to come
+    prev_lemma = ""
     prev = ""  # the previous word, adverbs of the closed list skipped ("has just finished")
     before = ""  # the word before that
     adverbs = word_classes()[3]
@@ -212,23 +216,36 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         if low in SKIPPED or (low.endswith("ly") and low in adverbs and low not in CLOSED):
             continue  # "..., severely weakening": the adverb is not the word before
         before, prev, last = prev, low, (prev, before)
+        head_lemma, prev_lemma = prev_lemma, tok.lemma
         if low in _CLAUSE_OPENERS:
             # "... and listens": the same subject; "which settles": the relative's subject
-            finite = False
+            finite = awaiting = False
             subject = (subject and low in ("and", "but", "or")) or low in ("who", "which")
             continue
         if low in _BE or low in _AUX:
-            finite = True
+            # "the coral she is observing appears": the relative's auxiliary
+            finite = finite or not relative
+            awaiting = awaiting and not finite
             continue
         lemma = tok.lemma
         if lemma in FRAME_VERBS:
-            finite = True
+            # "the map she carries with her indicates ...": the relative's verb leaves the
+            # clause's own verb to come.
+            finite, awaiting, relative = not relative, relative, False
             continue
+        if low in _RELATIVE_SUBJECTS and _relative_head(*last, head_lemma):
+            # "the coral she observes appears ...": a relative clause without "that" opens
+            finite, relative = False, True
         if low in _SUBJECT_WORDS or (low not in CLOSED and not tok.is_punct):
             was_subject, subject = subject, True
         else:
             continue
         p, pp = last
+        if awaiting and p in ("her", "him", "them", "it") and low != lemma and lemma in verbs:
+            out.add(i)  # "the map she carries with her indicates ...": the clause's verb
+            finite = True
+            awaiting = False
+            continue
         if lemma not in verbs or (i and tok.is_title) or p in _NOUN_CONTEXT or p == "-":
             continue
         if i + 1 < len(toks) and toks[i + 1].lower == "-":
@@ -260,8 +277,24 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         ):
             # "Kofi repaired", "a storm rolls"; a base form after a plural: "the bees appear"
             out.add(i)
-            finite = True
+            finite, awaiting, relative = not relative, relative, False
     return frozenset(out)
+
+
+_RELATIVE_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})
+
+
+def _relative_head(p: str, pp: str, lemma: str) -> bool:
+    """Whether a pronoun after ``pp p`` (``p``'s lemma ``lemma``) opens a relative clause
+    without "that": ``p`` is a noun of a noun phrase ("the coral she observes", "the
+    vegetables she bought"), not a word of time ("one day she walks") or a function word."""
+    nouns, adjectives = word_classes()[1:3]
+    return (
+        lemma in nouns
+        and p not in CLOSED
+        and p not in TIME_NOUNS
+        and (pp in DETERMINERS or pp == "of" or (pp in adjectives and pp not in CLOSED))
+    )
 
 
 class _Tok(NamedTuple):

@@ -268,12 +268,19 @@ def _drop_relatives(chunks: list[Chunk]) -> list[Chunk]:
                 if (
                     j + 1 < len(chunks)
                     and chunks[j].sym in _RELATIVE_PREPOSITIONS
-                    and chunks[j + 1].sym in (NP, NPS)
+                    and chunks[j + 1].sym in (NP, NPS, HE, THEY, IT)
                 ):
-                    j += 2
+                    j += 2  # "the map she carries with her indicates ..."
                 if j < len(chunks) and (_verb_like(chunks[j]) or chunks[j].sym in FRAME_VERBS):
                     i = j
                     continue
+                if j == len(chunks) and any(_verb_like(c) for c in chunks[:i]):
+                    # "purchases the watermelon he initially picked": an object's relative
+                    # ends the clause. The noun phrase names the thing; its chunk spans the
+                    # relative, so a complement kept verbatim keeps its words.
+                    c = chunks[i]
+                    out[-1] = Chunk(c.sym, c.start, chunks[-1].end, c.names, c.items, c.genders)
+                    break
         i += 1
     return out
 
