@@ -273,6 +273,8 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         elif (
             was_subject
             and not finite
+            # "the lighting conditions are": a plural noun ("she bought are": a verb)
+            and not (nxt in _BE and p not in _SUBJECT_WORDS and lemma in nouns)
             and (low != lemma or (lemma not in nouns and p.endswith("s") and p != p.rstrip("s")))
         ):
             # "Kofi repaired", "a storm rolls"; a base form after a plural: "the bees appear"
@@ -371,6 +373,8 @@ def _noun_after(toks: list[_Tok], i: int, out: list[Chunk]) -> bool:
     nxt = toks[i + 1].lower if i + 1 < len(toks) else "."
     if nxt in _BE and i and toks[i - 1].lower not in DETERMINERS:
         return True  # "the taro leaves are fresh": a plural noun before its verb
+    if nxt == "of":
+        return True  # "a brand-new set of paintbrushes", "a sudden drop in": a noun's head
     if not (nxt in _AFTER_PLACE or not nxt[0].isalnum()):
         return False
     verbs = word_classes()[0]

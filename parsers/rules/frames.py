@@ -1078,16 +1078,20 @@ def _moves_inside(chunks: Sequence[Chunk]) -> bool:
     # no frame reads it, it stays unread rather than losing a change of place. A passive
     # with no place after it ("the vegetables are freshly picked") is a state.
     for i, c in enumerate(chunks):
-        if c.sym not in _MOVING or (i and chunks[i - 1].sym in ("by", "of", "with")):
-            continue  # "obstructed by leaves": a noun
+        if c.sym not in _MOVING or (i and chunks[i - 1].sym in ("by", "of", "with", "for")):
+            continue  # "obstructed by leaves": a noun; "ideal for taking pictures": a use
         # "the vegetables are picked", "causes the slab to move": a thing moved with no
         # place named is no move the solver can track.
         passive = i and chunks[i - 1].sym == "be"
         passive = passive or (
             i >= 2 and chunks[i - 1].sym == "to" and chunks[i - 2].sym in (NP, NPS, IT, THEY)
         )
+        # "is set at the correct temperature": a state phrase is no place
+        after = chunks[i + 1 :]
         placed = any(
-            x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto") for x in chunks[i + 1 :]
+            (x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto"))
+            and not (k + 1 < len(after) and _state_noun(after[k + 1]))
+            for k, x in enumerate(after)
         )
         if not passive or placed:
             return True
@@ -1117,6 +1121,7 @@ def _perceives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         s["verb"].sym,
         _text(s["rest"], sentence),
         negated="neg" in s,
+        referent=_referent(s["rest"]),
     )
     return (Template("narrate", prop=prop),)
 
@@ -1205,9 +1210,13 @@ def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
     if _moves_inside(chunks) or any(c.sym in ("into", "onto") for c in chunks):
         return False
     if state:
+        # "has sturdy branches that can support his weight": "that" after a noun phrase
+        # opens its relative, no clause of its own.
         return not any(
-            c.sym in _JOINERS and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
-            for c, n in itertools.pairwise(chunks)
+            c.sym in _JOINERS
+            and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
+            and not (c.sym == "that" and k and chunks[k - 1].sym in (NP, NPS))
+            for k, (c, n) in enumerate(itertools.pairwise(chunks))
         )
     # "causing the flowers to wilt and lose their colour": verbs joined inside an
     # infinitive are one complement, not a clause of their own.
@@ -1269,6 +1278,15 @@ def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         value = _one(rest[0])
     prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
     return (Template("narrate", prop=prop),)
+
+
+def _referent(rest: Sequence[Chunk]) -> Mention | None:
+    """The object of an act kept verbatim: its first noun phrase, after a particle
+    ("knocks over the paint cans"), never one after a preposition ("walks along a beach")."""
+    k = 1 if len(rest) > 1 and rest[0].sym in _PARTICLE_WORDS else 0
+    if len(rest) > k + 1 and rest[k].sym == NP and rest[k].items[0].text.endswith("ing"):
+        k += 1  # "starts installing the wiring": the gerund's object
+    return rest[k].items[0] if len(rest) > k and rest[k].sym == NP else None
 
 
 def _arrives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1358,7 +1376,9 @@ def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         s["subj"] if isinstance(s["subj"], tuple) else (s["subj"],), sentence
     )
     value = _text(rest, sentence) if rest else None
-    prop = PropTemplate("Action/Event", subject, s["verb"].sym, value, negated="neg" in s)
+    prop = PropTemplate(
+        "Action/Event", subject, s["verb"].sym, value, negated="neg" in s, referent=_referent(rest)
+    )
     return (Template("narrate", prop=prop),)
 
 
@@ -1402,12 +1422,13 @@ is: "in perfect condition", "in full bloom", "at the right temperature", "out of
 def _state_phrase(chunks: Sequence[Chunk]) -> bool:
     """Whether ``chunks`` open with "in|at|out of <a state noun>"."""
     k = 2 if len(chunks) > 2 and chunks[0].sym == "out" and chunks[1].sym == "of" else 1
-    return (
-        len(chunks) > k
-        and chunks[0].sym in ("in", "at", "out")
-        and chunks[k].sym == NP
-        and chunks[k].items[0].key.rsplit(" ", 1)[-1] in _STATE_NOUNS
-    )
+    return len(chunks) > k and chunks[0].sym in ("in", "at", "out") and _state_noun(chunks[k])
+
+
+def _state_noun(c: Chunk) -> bool:
+    """Whether a noun phrase (or the first of a list: "in good condition and functional")
+    names a state."""
+    return c.sym in (NP, NPS) and c.items[0].key.rsplit(" ", 1)[-1] in _STATE_NOUNS
 
 
 def _left_as(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1474,9 +1495,10 @@ def _has(s: Slots, sentence: str) -> tuple[Template, ...] | None:
 
 def _believes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "Aria believes that her flour is fresh": the narrator states Aria's belief. Only a
-    # reported clause read as one fact about a thing (a place or a state) is kept.
+    # reported clause read as one fact (a place, a state, an act or what someone has:
+    # "Fatima believes she has a new set of paintbrushes") is kept.
     said = read_clause(list(s["rest"]), sentence)
-    if not said or len(said) != 1 or said[0].prop is None or isinstance(said[0].prop.subject, Who):
+    if not said or len(said) != 1 or said[0].kind != "narrate" or said[0].prop is None:
         return None
     prop = PropTemplate("Epistemic", _who(s["subj"]), "think", about=said[0].prop)
     return (Template("narrate", prop=prop),)
