@@ -215,12 +215,16 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         low = tok.lower
         if low in SKIPPED or (low.endswith("ly") and low in adverbs and low not in CLOSED):
             continue  # "..., severely weakening": the adverb is not the word before
+        if low == "'s" and not _contracted(toks, i):
+            continue  # "the oven's temperature appears": a possessive, not "has"
         before, prev, last = prev, low, (prev, before)
         head_lemma, prev_lemma = prev_lemma, tok.lemma
         if low in _CLAUSE_OPENERS:
-            # "... and listens": the same subject; "which settles": the relative's subject
+            # "... and listens": the same subject; "which settles", "a stream that appears":
+            # the relative's subject
             finite = awaiting = False
             subject = (subject and low in ("and", "but", "or")) or low in ("who", "which")
+            subject = subject or (low == "that" and _relative_head(*last, head_lemma))
             continue
         if low in _BE or low in _AUX:
             # "the coral she is observing appears": the relative's auxiliary
@@ -281,6 +285,14 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
             out.add(i)
             finite, awaiting, relative = not relative, relative, False
     return frozenset(out)
+
+
+def _contracted(toks: list[_Tok], i: int) -> bool:
+    """Whether the "'s" at ``i`` is "is" or "has" ("it's raining", "she's gone"), not a
+    possessive: a participle or "been" follows, or it follows a pronoun."""
+    nxt = toks[i + 1].lower if i + 1 < len(toks) else ""
+    prev = toks[i - 1].lower if i else ""
+    return prev in PRONOUNS or nxt == "been" or nxt.endswith(("ing", "ed"))
 
 
 _RELATIVE_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})

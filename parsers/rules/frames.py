@@ -211,7 +211,8 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
         for i, c in enumerate(chunks)
         if not (
             c.sym in ("have", "be")
-            and not (c.sym == "be" and i and chunks[i - 1].sym in (NP, NPS, IT))
+            # "appears to be set at ...": an infinitive's passive stays one
+            and not (c.sym == "be" and i and chunks[i - 1].sym in (NP, NPS, IT, "to"))
             and i + 1 < len(chunks)
             and (
                 chunks[i + 1].sym in FRAME_VERBS
@@ -357,7 +358,11 @@ def read_clauses(
             filled = chunks = [_named_as(cataphor, first), *chunks[1:]]
             first = chunks[0]
         cataphor = None
-        verbless = not any(_verb_like(c) for c in chunks)
+        # "responsible for taking care of ...": a gerund after a preposition is no verb
+        verbless = not any(
+            _verb_like(c) and not (j and chunks[j - 1].sym in _GERUND_AFTER)
+            for j, c in enumerate(chunks)
+        )
         if first.sym in _SUBJECTS and len(chunks) == 1 and k + 1 < len(clauses):
             out.append(())  # named here, the subject of the next clauses
             body.append(chunks)
@@ -444,6 +449,7 @@ def read_clauses(
     return [(r, reasons.get(k, "")) for k, r in enumerate(out)]
 
 
+_GERUND_AFTER = frozenset({"for", "of", "about", "without", "by"})
 _PREPOSITIONS = frozenset(
     {"for", "with", "in", "on", "at", "to", "from", "near", "by", "of", "about", "during"}
 )
@@ -582,6 +588,21 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
                 right = _match(chunks[i:], sentence)
             if left is not None and right is not None:
                 return right + left if chunks[i].sym in _BEFORE_MAIN else left + right
+    for i in range(2, len(chunks) - 1):
+        # "She comes across a small stream that appears to be clean": a relative clause
+        # says something of its noun phrase, read as a clause of its own after the main one.
+        # After "in his workshop" the relative may be about the thing before the place
+        # ("a bag of clay in his workshop that appears soft"): such a clause is kept whole.
+        if (
+            chunks[i].sym in ("that", "which", "who")
+            and chunks[i - 1].sym in (NP, NPS)
+            and chunks[i - 2].sym not in _PREPOSITIONS
+            and _verb_like(chunks[i + 1])
+        ):
+            left = _match(chunks[:i], sentence)
+            right = _match([chunks[i - 1], *chunks[i + 1 :]], sentence) if left else None
+            if left is not None and right is not None:
+                return left + right
     for i in range(2, len(chunks) - 1):
         # "Andrew moved the hat to the room and Richard did not witness it": two clauses
         # with their own subjects. What one says about who perceives ("did not witness",
@@ -854,6 +875,8 @@ def _absent(s: Slots, _: str) -> tuple[Template, ...]:
 
 
 def _move(s: Slots, _: str) -> tuple[Template, ...] | None:
+    if "why" in s and s["why"].sym == NP and not _bare_verb(s["why"]):
+        return None  # "left it to the staff in the kitchen": no purpose
     dest = _one(s["dest"])
     origin = _one(s["origin"]) if "origin" in s else None
     obj = _one(s["obj"])
@@ -1132,7 +1155,7 @@ def _want(s: Slots, sentence: str) -> tuple[Template, ...]:
     # phrase, rendered "wants to irrigate his crops", never "wants the irrigate ...".
     verb = s["verb"].sym
     relation = verb if verb in _INTENDING else "be about" if verb == "about" else "want"
-    value = _text([s["to"], *s["rest"]], sentence)
+    value = _text([s.get("obj", s["to"]), s["to"], *s["rest"]], sentence)
     prop = PropTemplate("Desire/Intention", _who(s["subj"]), relation, value)
     return (Template("narrate", prop=prop),)
 
@@ -1276,7 +1299,14 @@ def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     value: Mention | str | None = _text(rest, sentence) if rest else None
     if len(rest) == 1 and rest[0].sym == NP:
         value = _one(rest[0])
-    prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
+    # "has prepared the dough earlier and left it ...": with one noun phrase in the
+    # complement, "it" next is that thing ("spills paint all over the canvas, leaving it
+    # ruined" names two, and stays with the thing named before).
+    one = [c for c in rest if c.sym in (NP, NPS)]
+    referent = _referent(rest) if isinstance(value, str) and len(one) == 1 else None
+    prop = PropTemplate(
+        "Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s, referent=referent
+    )
     return (Template("narrate", prop=prop),)
 
 
@@ -1570,9 +1600,20 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ return:back|reappear:back",
             "SUBJ be back:back",
             f"SUBJ (be) {_STROLL} (out|about) around|round (in|on|at) NP:room",
-            f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through NP:room",
+            f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through|along|across NP:room"
+            " (on|in|at|near|by NP:_ (of NP|WHO:_))",
             "SUBJ be in|inside|at|on NP:room (with NPS:things)",
             "SUBJ be in|inside|at|on NP:room in search of NPS:_",
+        ],
+    ),
+    (
+        _move,
+        [
+            # "left it to rise in a warm spot": placed there, for a purpose
+            f"SUBJ leave|set|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest"
+            " (in|at|on NP:_)",
+            f"SUBJ leave|set|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest"
+            " (in|at|on NP:_)",
         ],
     ),
     (
@@ -1630,9 +1671,17 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_open, ["SUBJ open|close|shut:verb NP:box"]),
-    (_find_in, ["SUBJ find|discover|see|notice|spot NPS:things in|inside|on|at NP:place"]),
+    (
+        _find_in,
+        [
+            "SUBJ find|discover|see|notice|spot NPS:things in|inside|on|at NP:place",
+            # "spots a colorful seashell partially buried in the sand": how it lies there
+            f"SUBJ find|discover|see|notice|spot NPS:things {_PUT}|lie|sit|rest|nestle|embed"
+            "|float|trap|tangle in|inside|on|at|under NP:place",
+        ],
+    ),
     (_see, ["SUBJ see|notice|spot NPS:things"]),
-    (_find, ["SUBJ find|discover NPS:things"]),
+    (_find, ["SUBJ find|discover NPS:things", "SUBJ come|stumble|happen across|upon NPS:things"]),
     (
         _tell,
         [
@@ -1665,6 +1714,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         [
             f"SUBJ {_TAKE} (up|out) NP:obj (of NP:_) (up|out) ((from|out|off) (of) NP:_)",
             f"while SUBJ {_TAKE} NP:obj (for NP:_)",
+            # "reaches for a container of blue glaze from her shelf"
+            "SUBJ reach (out) for NP:obj (of NP:_) ((from|off|on|in) NP:_)",
         ],
     ),
     (
@@ -1682,7 +1733,10 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (
         _want,
         [
-            "SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt:verb to:to REST",
+            "SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt|desire|aim|long"
+            "|strive:verb to:to REST",
+            # "needs it to dry before firing it": what she wants of a thing
+            "SUBJ want|need|wish:verb NPT:obj to:to REST",
             "SUBJ be about:verb to:to REST",
         ],
     ),
