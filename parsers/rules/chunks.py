@@ -208,6 +208,7 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     relative = False  # a relative without "that" opened: its verb is not the clause's
     awaiting = False  # ... and its verb was read: the clause's own verb is still to come
     prev_lemma = ""
+    modifier = False  # the word before was a frame verb's form after an article
     prev = ""  # the previous word, adverbs of the closed list skipped ("has just finished")
     before = ""  # the word before that
     adverbs = word_classes()[3]
@@ -232,7 +233,16 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
             awaiting = awaiting and not finite
             continue
         lemma = tok.lemma
+        if modifier:
+            # "the lost patterns", "an open window": the word after the modifier is its noun
+            modifier, subject = False, True
+            continue
+        if lemma in FRAME_VERBS and last[0] in DETERMINERS:
+            modifier = True  # "an open window", "the lost patterns": a noun's modifier
+            continue
         if lemma in FRAME_VERBS:
+            if low.endswith("ing") and i and last[0] not in _BE and head_lemma in nouns:
+                continue  # "a group of children playing nearby kicks ...": a participle
             # "the map she carries with her indicates ...": the relative's verb leaves the
             # clause's own verb to come.
             finite, awaiting, relative = not relative, relative, False

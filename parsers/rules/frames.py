@@ -228,6 +228,13 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
         )
     ]
     read = _read_parts(chunks, sentence)
+    if read is None:
+        # "A group of tourists on a guided tour enters the pyramid": a subject with its
+        # phrases, read as one; only when no frame reads the clause as written ("the label
+        # on the box is ..." has its own).
+        folded = _fold_subject(chunks, sentence)
+        if folded is not None:
+            read = _read_parts(folded, sentence)
     if read is None and any(c.sym in _MANNER for c in chunks):
         # "Anne secretly moves the marble": manner adverbs only matter in tellings.
         read = _read_parts([c for c in chunks if c.sym not in _MANNER], sentence)
@@ -236,6 +243,53 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
 
 _PARTICLE_WORDS = frozenset({"up", "out", "down", "off", "away", "back", "over"})
 _RELATIVE_PREPOSITIONS = frozenset({"from", "in", "on", "at", "for", "with", "to"})
+
+
+_SUBJECT_PREPOSITIONS = frozenset(
+    {"on", "in", "at", "from", "near", "outside", "inside", "by", "with", "under", "behind",
+     "beside", "of", "along", "across", "around"}
+)  # fmt: skip
+
+
+def _fold_subject(chunks: list[Chunk], sentence: str) -> list[Chunk] | None:
+    """The clause with its subject's phrases folded into one chunk, or None when its subject
+    has none: "a group of children on a field trip" (prepositional phrases), "a group of
+    children playing nearby" (a participle with its object or adverb). A thing's subject
+    keeps its words ("group of children on a field trip"); a person ("a street vendor
+    outside the bakery") stays the actor named.
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers.rules.chunks import split
+    >>> text = "A group of tourists on a guided tour enters the pyramid."
+    >>> folded = _fold_subject(list(split(text)[0].chunks), text)
+    >>> [c.sym for c in folded], folded[0].items[0].text
+    (['<np>', 'enter', '<np>'], 'group of tourists on a guided tour')
+    """
+    if len(chunks) < 4 or chunks[0].sym not in (NP, NAME):
+        return None
+    j, folded = 1, False
+    if chunks[1].sym == "of" and chunks[2].sym in (NP, NPS, NAME, NAMES):
+        j = 3
+    while j + 1 < len(chunks):
+        c, nxt = chunks[j], chunks[j + 1]
+        if c.sym in _SUBJECT_PREPOSITIONS and nxt.sym in (NP, NPS, NAME, NAMES):
+            j, folded = j + 2, True
+        elif _verb_like(c) and _ing(c, sentence) and nxt.sym in (NP, NPS, *_SUBJECT_PREPOSITIONS):
+            # "playing nearby", "playing soccer", "playing in the garden"
+            j, folded = j + (3 if nxt.sym in _SUBJECT_PREPOSITIONS else 2), True
+        else:
+            break
+    if not folded or j >= len(chunks) or j > len(chunks) - 1:
+        return None
+    if not (_verb_like(chunks[j]) or chunks[j].sym in FRAME_VERBS or chunks[j].sym == "have"):
+        return None
+    head = chunks[0]
+    if head.sym == NAME:
+        return [head, *chunks[j:]]
+    m = head.items[0]
+    text = m.text + sentence[head.end : chunks[j - 1].end]
+    return [Chunk(NP, head.start, chunks[j - 1].end, items=(Mention(text, m.key),)), *chunks[j:]]
 
 
 def _drop_relatives(chunks: list[Chunk]) -> list[Chunk]:
@@ -591,16 +645,14 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
     for i in range(2, len(chunks) - 1):
         # "She comes across a small stream that appears to be clean": a relative clause
         # says something of its noun phrase, read as a clause of its own after the main one.
-        # After "in his workshop" the relative may be about the thing before the place
-        # ("a bag of clay in his workshop that appears soft"): such a clause is kept whole.
         if (
             chunks[i].sym in ("that", "which", "who")
             and chunks[i - 1].sym in (NP, NPS)
-            and chunks[i - 2].sym not in _PREPOSITIONS
             and _verb_like(chunks[i + 1])
         ):
             left = _match(chunks[:i], sentence)
-            right = _match([chunks[i - 1], *chunks[i + 1 :]], sentence) if left else None
+            head = _antecedent(chunks, i)
+            right = _match([*head, *chunks[i + 1 :]], sentence) if left else None
             if left is not None and right is not None:
                 return left + right
     for i in range(2, len(chunks) - 1):
@@ -628,6 +680,19 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
             ):
                 return left
     return None
+
+
+def _antecedent(chunks: Sequence[Chunk], i: int) -> list[Chunk]:
+    """What the relative at ``i`` is about: the noun phrase before it, or the thing before
+    its place ("a bag of clay in his workshop that appears soft": the bag of clay), with
+    its "of" phrase."""
+    end = i
+    if i >= 3 and chunks[i - 2].sym in _PLACE_PREPOSITIONS and chunks[i - 3].sym in (NP, NPS):
+        end = i - 2
+    start = end - 1
+    if start >= 2 and chunks[start - 1].sym == "of" and chunks[start - 2].sym in (NP, NPS):
+        start -= 2
+    return list(chunks[start:end])
 
 
 def _time_words(m: Mention) -> bool:
@@ -1420,6 +1485,8 @@ def _thing_act(verb: str, rest: Sequence[Chunk]) -> bool:
     the valve", "the temperature drops", "the monkeys play with the net". Verbs of going,
     placing or strolling say where an actor is or where a tracked object goes, so with a
     place after them ("drops the cup into the sink") they stay with their own frames."""
+    if verb in _STROLLING and verb not in _MOVING and rest and rest[0].sym in (NP, NPS):
+        return True  # "a musician plays a melody on a violin": an act, no stroll
     if verb not in _THING_ACTS and verb not in _MOVING and verb not in _STROLLING:
         return False
     return not any(c.sym in _PLACE_PREPOSITIONS or c.sym in ("to", "into", "onto") for c in rest)
@@ -1435,7 +1502,8 @@ def _comes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     if not _plain(rest):
         return None
     subject = _subject_mention(_subject_chunks(s), sentence)
-    value = _text(rest, sentence) if rest else None
+    said = [*([s["part"]] if "part" in s else []), *rest]  # "runs through the garden"
+    value = _text(said, sentence) if said else None
     prop = PropTemplate("Action/Event", subject, s["verb"].sym, value)
     return (Template("narrate", prop=prop),)
 
@@ -1489,7 +1557,9 @@ def _left_as_one(s: Slots, _: str) -> tuple[Template, ...] | None:
     words = m.text.split()
     _, nouns, adjectives, _ = word_classes()
     last = words[-1].lower()
-    if len(words) < 2 or last in nouns or not (last in adjectives or last.endswith("ed")):
+    if len(words) < 2 or (last in nouns and last not in adjectives):
+        return None  # "leaving the fishing net": a noun ("the pot empty": an adjective)
+    if not (last in adjectives or last.endswith("ed")):
         return None
     head = " ".join(words[:-1])
     thing = Mention(head, " ".join(m.key.split()[:-1]) or head.lower())
@@ -1786,9 +1856,9 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _comes,
         [
             "NPS:subj come|go|arrive|return|appear|pass|run|fly|walk|leave:verb"
-            " (in|out|away|back|by|along|off|over|past|overhead|around|through) (REST)",
+            " (in|out|away|back|by|along|off|over|past|overhead|around|through:part) (REST)",
             f"NP:subj {_OF} NPS|WHO:of come|go|arrive|return|appear|pass|run|fly|walk|leave:verb"
-            " (in|out|away|back|by|along|off|over|past|overhead|around|through) (REST)",
+            " (in|out|away|back|by|along|off|over|past|overhead|around|through:part) (REST)",
         ],
     ),
 ]
