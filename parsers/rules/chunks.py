@@ -238,8 +238,11 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
             modifier, subject = False, True
             continue
         if lemma in FRAME_VERBS and last[0] in DETERMINERS:
-            modifier = True  # "an open window", "the lost patterns": a noun's modifier
+            # "an open window", "the lost patterns": a noun's modifier; "the drop": a noun
+            modifier = low in adjectives
             continue
+        if lemma in FRAME_VERBS and last[1] in DETERMINERS and last[0] in adjectives:
+            continue  # "a sudden drop in temperature": a noun
         if lemma in FRAME_VERBS:
             if low.endswith("ing") and i and last[0] not in _BE and head_lemma in nouns:
                 continue  # "a group of children playing nearby kicks ...": a participle
@@ -289,7 +292,15 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
             and not finite
             # "the lighting conditions are": a plural noun ("she bought are": a verb)
             and not (nxt in _BE and p not in _SUBJECT_WORDS and lemma in nouns)
-            and (low != lemma or (lemma not in nouns and p.endswith("s") and p != p.rstrip("s")))
+            and (
+                low != lemma
+                # a base form after a plural: "the bees appear", "vandals damage the ..."
+                or (
+                    (lemma not in nouns or nxt in DETERMINERS)
+                    and p.endswith("s")
+                    and p != p.rstrip("s")
+                )
+            )
         ):
             # "Kofi repaired", "a storm rolls"; a base form after a plural: "the bees appear"
             out.add(i)
@@ -298,11 +309,11 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
 
 
 def _contracted(toks: list[_Tok], i: int) -> bool:
-    """Whether the "'s" at ``i`` is "is" or "has" ("it's raining", "she's gone"), not a
-    possessive: a participle or "been" follows, or it follows a pronoun."""
+    """Whether the "'s" at ``i`` is "is" or "has" ("it's raining", "she's been"), not a
+    possessive ("the aquarium's heating system"): after a pronoun, or before "been"."""
     nxt = toks[i + 1].lower if i + 1 < len(toks) else ""
     prev = toks[i - 1].lower if i else ""
-    return prev in PRONOUNS or nxt == "been" or nxt.endswith(("ing", "ed"))
+    return prev in PRONOUNS or nxt == "been"
 
 
 _RELATIVE_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})
@@ -396,7 +407,11 @@ def _noun_after(toks: list[_Tok], i: int, out: list[Chunk]) -> bool:
     if nxt in _BE and i and toks[i - 1].lower not in DETERMINERS:
         return True  # "the taro leaves are fresh": a plural noun before its verb
     if nxt == "of":
-        return True  # "a brand-new set of paintbrushes", "a sudden drop in": a noun's head
+        return True  # "a brand-new set of paintbrushes": a noun's head
+    words = out[-1].items[0].text.lower().split() if out[-1].items else []
+    adjectives, nouns = word_classes()[2], word_classes()[1]
+    if len(words) == 1 and words[0] in adjectives and words[0] not in nouns:
+        return True  # "a sudden drop in temperature": an adjective's noun
     if not (nxt in _AFTER_PLACE or not nxt[0].isalnum()):
         return False
     verbs = word_classes()[0]
@@ -463,6 +478,17 @@ def _adjectives(chunks: list[Chunk], sentence: str) -> list[Chunk]:
         if (
             c.sym == NP
             and nxt is not None
+            and nxt.sym in ("and", "but", "or")
+            and after is not None
+            and after.sym == NP
+            and _adjective_pair(c, nxt, after, sentence)
+        ):
+            out.append(_joined(c, after, sentence))  # "a brief but heavy rain shower"
+            i += 3
+            continue
+        if (
+            c.sym == NP
+            and nxt is not None
             and nxt.sym == ","
             and after is not None
             and after.sym == NP
@@ -475,6 +501,20 @@ def _adjectives(chunks: list[Chunk], sentence: str) -> list[Chunk]:
         out.append(c)
         i += 1
     return out
+
+
+def _adjective_pair(a: Chunk, conj: Chunk, b: Chunk, sentence: str) -> bool:
+    """Whether "a X and|but Y Z" coordinates adjectives of one noun ("a beautiful and rare
+    species", "a brief but heavy rain shower"), not two things ("his net and boat"): X
+    alone after an article, an adjective (with "but", one that is also a noun), and no
+    article before Y."""
+    words = sentence[a.start : a.end].lower().split()
+    _, nouns, adjectives, _ = word_classes()
+    if len(words) != 2 or words[0] not in DETERMINERS or words[1] not in adjectives:
+        return False
+    if words[1] in nouns and conj.sym != "but":
+        return False
+    return sentence[b.start : b.end].split(" ", 1)[0].lower() not in DETERMINERS
 
 
 def _joined(a: Chunk, b: Chunk, sentence: str) -> Chunk:

@@ -200,6 +200,9 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             and c.sym != ADV
             # a determiner left alone before a noun phrase: "to the the trash can"
             and not (c.sym in DETERMINERS and i + 1 < len(chunks) and chunks[i + 1].sym == NP)
+            # "the once calm water": "once" an adverb of the noun phrase
+            and not (c.sym in DETERMINERS and i + 2 < len(chunks) and chunks[i + 1].sym == "once")
+            and not (c.sym == "once" and i and chunks[i - 1].sym in DETERMINERS)
         ]
     )
     chunks = _drop_relatives(chunks)
@@ -459,7 +462,7 @@ def read_clauses(
             inserted = k - 1 if inserted is None and not lone else inserted
         elif (
             (verbless or first.sym == "during")
-            and first.sym in _CIRCUMSTANCE
+            and (first.sym in _CIRCUMSTANCE or (first.sym == NP and _time_words(first.items[0])))
             and inserted is None
             and not antecedent
         ):
@@ -659,7 +662,13 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
         # "Andrew moved the hat to the room and Richard did not witness it": two clauses
         # with their own subjects. What one says about who perceives ("did not witness",
         # "was watching") holds for the whole sentence, so it is read first.
-        if chunks[i].sym in ("and", "but") and chunks[i + 1].sym in _SUBJECTS:
+        # ... and so do things: "a power outage occurs and the oven's temperature drops"
+        thing = (
+            chunks[i + 1].sym in (NP, NPS)
+            and i + 2 < len(chunks)
+            and (_verb_like(chunks[i + 2]) or chunks[i + 2].sym in FRAME_VERBS)
+        )
+        if chunks[i].sym in ("and", "but") and (chunks[i + 1].sym in _SUBJECTS or thing):
             left = _match(chunks[:i], sentence)
             right = _match(chunks[i + 1 :], sentence) if left is not None else None
             if left is not None and right is not None:
@@ -1174,16 +1183,22 @@ def _moves_inside(chunks: Sequence[Chunk]) -> bool:
         passive = passive or (
             i >= 2 and chunks[i - 1].sym == "to" and chunks[i - 2].sym in (NP, NPS, IT, THEY)
         )
-        # "is set at the correct temperature": a state phrase is no place
+        # "is set at the correct temperature": a state phrase is no place; nor is a
+        # quantity ("drops to 18°C")
         after = chunks[i + 1 :]
         placed = any(
             (x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto"))
             and not (k + 1 < len(after) and _state_noun(after[k + 1]))
+            and not (k + 1 < len(after) and _quantity(after[k + 1]))
             for k, x in enumerate(after)
         )
         if not passive or placed:
             return True
     return False
+
+
+def _quantity(c: Chunk) -> bool:
+    return c.sym == NP and c.items[0].text[:1].isdigit()
 
 
 def _identity(s: Slots, sentence: str) -> tuple[Template, ...] | None:
