@@ -217,7 +217,10 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         if low in SKIPPED or (low.endswith("ly") and low in adverbs and low not in CLOSED):
             continue  # "..., severely weakening": the adverb is not the word before
         if low == "'s" and not _contracted(toks, i):
-            continue  # "the oven's temperature appears": a possessive, not "has"
+            # "the oven's temperature appears": a possessive, not "has"; the word after it
+            # is its noun ("Landon's eyes lit up")
+            modifier = True
+            continue
         before, prev, last = prev, low, (prev, before)
         head_lemma, prev_lemma = prev_lemma, tok.lemma
         if low in _CLAUSE_OPENERS:
@@ -433,7 +436,9 @@ def _extended(np: Chunk, tok: _Tok, sentence: str) -> Chunk:
 
 def _nominal(toks: list[_Tok], a: int, b: int) -> bool:
     """Whether tokens a..b hold a word past any determiners and possessives."""
-    return any(t.lower not in DETERMINERS and t.lower != "'s" for t in toks[a:b])
+    return any(t.lower not in DETERMINERS and t.lower != "'s" for t in toks[a:b]) and (
+        toks[b - 1].lower != "'s"
+    )
 
 
 def _span_chunk(toks: list[_Tok], is_name: bool, sentence: str) -> Chunk:
