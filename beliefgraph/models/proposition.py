@@ -319,7 +319,7 @@ _NOT_NOUN_OPENERS = frozenset(
 _LY_NOUNS = frozenset(
     {"family", "lily", "jelly", "belly", "rally", "ally", "bully", "fly", "butterfly",
      "dragonfly", "firefly", "supply", "assembly", "holly", "anomaly", "monopoly", "folly",
-     "gully", "reply", "italy", "melancholy", "assembly"}
+     "gully", "reply", "italy", "melancholy"}
 )  # fmt: skip
 # A complement kept verbatim ("to the drummers", "his crops", "for dry firewood") is a
 # phrase, not a name: no article goes before it.

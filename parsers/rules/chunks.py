@@ -14,12 +14,15 @@ capitalised word that is not a function word is taken for a name.
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from importlib.resources import files
 from typing import NamedTuple
 
-from spacy.matcher import Matcher
+from spacy.lookups import Table
 from spacy.tokens import Doc
 
 from .lexicon import (
@@ -92,10 +95,12 @@ def split(sentence: str) -> tuple[Clause, ...]:
     """
     if _META.match(sentence):
         return (Clause(sentence.strip(), (), meta=True),)
-    doc = get_nlp()(sentence)
+    # The tokenizer alone: the lemmas the chunker reads come from ``_lemma`` (the pipeline's
+    # own lookup table, cached per word), which spares the lemmatizer's per-token pass.
+    doc = get_nlp().make_doc(sentence)
     if not len(doc):
         return ()
-    chunks = _merge_lists(_adjectives(_people(_chunk(doc)), sentence))
+    chunks = _merge_lists(_adjectives(_people(_chunk(doc, sentence)), sentence))
     end = len(chunks)
     while end and chunks[end - 1].sym in _FINAL_PUNCT:
         end -= 1
@@ -132,28 +137,99 @@ _META = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)
+def _lemma(text: str) -> str:
+    """A word's lemma, lower-cased, as the pipeline's lookup lemmatizer gives it (by the
+    word as written: its table is case-sensitive)."""
+    return str(_lemma_table().get(text, text)).lower()
+
+
 @cache
-def _chunk_matcher() -> Matcher:
-    closed = sorted(CLOSED | {"'s", "'"})
-    name = {"IS_TITLE": True, "LOWER": {"NOT_IN": sorted(NOT_NAMES)}}
-    word = {"IS_PUNCT": False, "LOWER": {"NOT_IN": closed}}
-    # After the first noun word a verb ends the phrase: "the box sees" is never one noun.
-    more = {**word, "LEMMA": {"NOT_IN": sorted(FRAME_VERBS)}, "OP": "*"}
-    bare = {**word, "IS_TITLE": False, "LEMMA": {"NOT_IN": sorted(FRAME_VERBS)}, "OP": "+"}
-    m = Matcher(get_nlp().vocab)
-    m.add("NAME", [[name, {**name, "OP": "*"}]], greedy="LONGEST")
-    m.add(
-        "NP",
-        [
-            [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more],
-            # "a farmer's market", "the oven's temperature": a possessive inside
-            [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more, {"LOWER": "'s"}, word, more],
-            [name, {**name, "OP": "*"}, {"LOWER": "'s"}, word, more],
-            [bare],
-        ],
-        greedy="LONGEST",
+def _lemma_table() -> Table:
+    return get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_lookup")
+
+
+@cache
+def _frame_forms() -> frozenset[str]:
+    """Every lower-case form whose lemma is a frame verb ("sees", "took", "texted")."""
+    data = files("spacy_lookups_data") / "data" / "en_lemma_lookup.json.gz"
+    forms = json.loads(gzip.decompress(data.read_bytes()))
+    table = _lemma_table()
+    added = [f for v in FRAME_VERBS for f in (v + "s", v + "es", v[:-1] + "ed", v + "ed",
+             v[:-1] + "ing", v + "ing")]  # fmt: skip
+    return frozenset(
+        w.lower() for w in (*forms, *added, *FRAME_VERBS) if table.get(w, w) in FRAME_VERBS
     )
-    return m
+
+
+@cache
+def _word_sets() -> tuple[frozenset[str], frozenset[str]]:
+    closed = CLOSED | {"'s", "'"}
+    return closed, closed | _frame_forms()
+
+
+def _phrases(toks: list[_Tok]) -> list[tuple[bool, int, int]]:
+    """Proper names and noun phrases: (is a name, start, end), longest first, then leftmost.
+
+    The patterns, on the word as written: a name is a capitalised word that is no function
+    word, and runs of them ("Xiao Li"); a noun phrase is a determiner, a word that is no
+    function word, then words that are neither function words nor forms of a frame verb
+    ("the box sees" is never one noun); the same with a possessive inside ("the oven's
+    temperature", "a farmer's market", "Sally's basket"); or a run of such words without
+    a capital. Of each kind the longest matches are kept, never overlapping (spaCy's
+    ``Matcher`` with ``greedy="LONGEST"``, which this replaces: it built a Token object per
+    word twice over and was a sixth of ToMi's parsing).
+
+    Examples
+    --------
+    >>> toks = [_Tok(*_word(w), 0, len(w)) for w in "Xiao Li sees the green box".split()]
+    >>> _phrases(toks)
+    [(False, 3, 6), (True, 0, 2)]
+    """
+    closed, verbs = _word_sets()
+    n = len(toks)
+    name = [t.is_title and t.lower not in NOT_NAMES for t in toks]
+    word = [not t.is_punct and t.lower not in closed for t in toks]
+    more = [not t.is_punct and t.lower not in verbs for t in toks]
+    bare = [m and not t.is_title for m, t in zip(more, toks, strict=True)]
+    det = [t.lower in DETERMINERS for t in toks]
+
+    def run(flags: list[bool], i: int) -> int:  # the end of the run of flags from i
+        while i < n and flags[i]:
+            i += 1
+        return i
+
+    def possessive(s: int, k: int, out: list[tuple[int, int]]) -> None:
+        # "... 's word more*" from k
+        if k + 1 < n and toks[k].lower == "'s" and word[k + 1]:
+            out.extend((s, e) for e in range(k + 2, run(more, k + 2) + 1))
+
+    names: list[tuple[int, int]] = []
+    nps: list[tuple[int, int]] = []
+    for s in range(n):
+        if name[s]:
+            e = run(name, s)
+            names.extend((s, k) for k in range(s + 1, e + 1))
+            possessive(s, e, nps)
+        if bare[s]:
+            nps.extend((s, k) for k in range(s + 1, run(bare, s) + 1))
+        if det[s] and s + 1 < n and word[s + 1]:
+            e = run(more, s + 2)
+            nps.extend((s, k) for k in range(s + 2, e + 1))
+            possessive(s, e, nps)
+    found = [(True, *m) for m in _longest(names)] + [(False, *m) for m in _longest(nps)]
+    return sorted(found, key=lambda m: (m[1] - m[2], m[1]))
+
+
+def _longest(matches: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest matches first (then the leftmost), each kept unless it overlaps one kept."""
+    kept: list[tuple[int, int]] = []
+    taken: set[int] = set()
+    for start, end in sorted(set(matches), key=lambda m: (m[0] - m[1], m[0])):
+        if taken.isdisjoint(range(start, end)):
+            kept.append((start, end))
+            taken.update(range(start, end))
+    return kept
 
 
 # Words after which a new clause, with its own verb, may start.
@@ -340,30 +416,34 @@ class _Tok(NamedTuple):
 
     lower: str
     lemma: str
-    idx: int
-    length: int
     is_punct: bool
     is_title: bool
+    idx: int
+    length: int
 
 
-def _chunk(doc: Doc) -> list[Chunk]:
-    strings = doc.vocab.strings
+@lru_cache(maxsize=1 << 16)
+def _word(text: str) -> tuple[str, str, bool, bool]:
+    """(lower, lemma, is_punct, is_title) of a word, as its spaCy lexeme has them: the same
+    for every occurrence, so read once per word rather than once per token."""
+    lex = get_nlp().vocab[text]
+    lower = lex.lower_
     # The lookup table reads "as" as the article "a"; here "as" opens a clause ("as she walks
     # closer"). The shared table is left alone: the grounding's token matcher reads it too.
-    toks = [
-        _Tok(t.lower_, "as" if t.lower_ == "as" else t.lemma_.lower(), t.idx, len(t),
-             t.is_punct, t.is_title)
-        for t in doc
-    ]  # fmt: skip
+    return lower, "as" if lower == "as" else _lemma(text), lex.is_punct, lex.is_title
+
+
+def _chunk(doc: Doc, text: str) -> list[Chunk]:
+    # The sentence is the doc's text: Doc.text would join every token again.
+    toks = [_Tok(*_word(w), i, len(w)) for w, i in ((t.text, t.idx) for t in doc)]
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
     verbs = _verb_tokens(toks)
     adverbs = _adverbs(toks)
     # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
     # without building Span objects).
-    for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
+    for is_name, start, end in _phrases(toks):
         if taken.isdisjoint(range(start, end)):
-            is_name = strings[key] == "NAME"
             # A verb inside a noun phrase ends it: "a storm rolls" is "a storm" + "rolls".
             a = start
             for v in sorted((verbs | adverbs).intersection(range(start, end))):
@@ -374,7 +454,6 @@ def _chunk(doc: Doc) -> list[Chunk]:
                 spans[a] = (end, is_name)
             taken.update(range(start, end))
     out: list[Chunk] = []
-    text = doc.text  # Doc.text joins every token: read it once, not once per chunk
     i = 0
     while i < len(toks):
         if i in spans:

@@ -1697,8 +1697,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             # "left it to rise in a warm spot": placed there, for a purpose
             f"SUBJ leave|set|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest"
             " (in|at|on NP:_)",
-            f"SUBJ leave|set|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest"
-            " (in|at|on NP:_)",
+            f"SUBJ leave|set|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
         ],
     ),
     (
