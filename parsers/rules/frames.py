@@ -1694,10 +1694,11 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (
         _move,
         [
-            # "left it to rise in a warm spot": placed there, for a purpose
-            f"SUBJ leave|set|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest"
+            # "left it to rise in a warm spot": placed there, for a purpose ("sets sail to
+            # catch fish in the calm waters" is no placing)
+            f"SUBJ leave|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest"
             " (in|at|on NP:_)",
-            f"SUBJ leave|set|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
+            f"SUBJ leave|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
         ],
     ),
     (
