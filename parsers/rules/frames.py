@@ -1696,8 +1696,7 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         [
             # "left it to rise in a warm spot": placed there, for a purpose ("sets sail to
             # catch fish in the calm waters" is no placing)
-            f"SUBJ leave|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest"
-            " (in|at|on NP:_)",
+            f"SUBJ leave|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
             f"SUBJ leave|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
         ],
     ),
