@@ -39,7 +39,20 @@ from .lexicon import (
 from .nlp import get_nlp
 from .templates import Mention
 
-__all__ = ["ADV", "HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
+__all__ = [
+    "ADV",
+    "HE",
+    "IT",
+    "NAME",
+    "NAMES",
+    "NP",
+    "NPS",
+    "THEY",
+    "Chunk",
+    "Clause",
+    "clear_word_caches",
+    "split",
+]
 
 NAME, NAMES, NP, NPS = "<name>", "<names>", "<np>", "<nps>"
 ADV = "<adv>"
@@ -135,6 +148,12 @@ def _close(sentence: str, chunks: list[Chunk], out: list[Clause], end: int | Non
 _META = re.compile(
     r"\s*(?:read\s+the\s+(?:following|story)|answer\s+(?:the|this|these)|please)\b", re.I
 )
+
+
+def clear_word_caches() -> None:
+    """Forget the per-word lemmas and lexeme attributes (for cold-start timings)."""
+    _word.cache_clear()
+    _lemma.cache_clear()
 
 
 @lru_cache(maxsize=1 << 16)

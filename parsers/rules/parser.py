@@ -28,7 +28,7 @@ from beliefgraph.models import ParsedStory
 from beliefgraph.text import segment
 
 from .assemble import Item, assemble
-from .chunks import _lemma, _word, split
+from .chunks import clear_word_caches, split
 from .frames import read_clauses
 from .templates import Template
 
@@ -66,8 +66,7 @@ class RulesParser:
         the chunker's per-word lemmas and lexeme attributes."""
         _parse.cache_clear()
         _read.cache_clear()
-        _word.cache_clear()
-        _lemma.cache_clear()
+        clear_word_caches()
 
     def parse(self, text: str) -> ParsedStory:
         """Parse one story.
