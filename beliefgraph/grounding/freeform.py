@@ -14,7 +14,11 @@ decides the answer:
   ``involved``) for a sentence the parse read no event from. Exactly one held option is the
   answer; with none held, an option that denies the holder's access ("Does not see",
   "Sees nothing") is the answer when some option is stated in the story but not perceived by
-  the holder. Anything else is left unanswered, with the reason.
+  the holder. With none stated, the one option the story implies with evidence the holder
+  perceived; of several such (since stop 14), the one naming a thing new to someone else the
+  question names (none of the graph's events about it reached them, while they perceived the
+  other options' things: knowledge guides attention), else the one whose evidence strictly
+  includes every other's. Anything else is left unanswered, with the reason.
 - ``option_needs`` (behavior and judgment questions): an option that responds to a fact the
   holder may not know cites that fact's sentences; it needs the holder to be aware of it. The
   caller reads the holder's awareness from the graph (``reasoning.read_awareness``).
