@@ -621,14 +621,18 @@ def _places(graph: BeliefGraph, chain: tuple[str, ...], obj: str) -> tuple[Belie
     if gone and end.proposition.relation == "in":
         return found[0], gone[-1]
     if where != obj:
-        # only where the container was carried (a move of it), not a later look that
-        # says where it stands ("the basket is on the counter")
+        # only where the chain believes the container was carried (a move of it, to a
+        # place other than where the chain had it), not a later look that says where it
+        # stands ("the basket is on the counter")
         carried = {e.id for e in graph.events
                    if e.kind == "move" and e.obj is not None
                    and normalise(e.obj) == normalise(where)}  # fmt: skip
+        before = graph.belief(chain, variable=(where, "in"), at=end.start)
+        had = None if before is None else before.proposition.assigned
         later = [b for b in graph.timeline_of(chain, variable=(where, "in"))
                  if b.start > end.start and b.holds_at(graph.end)
-                 and carried & set(b.provenance)]  # fmt: skip
+                 and carried & set(b.provenance)
+                 and b.proposition.assigned != had]  # fmt: skip
         if later:
             end = later[-1]
     return found[0], end

@@ -303,3 +303,21 @@ def test_a_thing_seen_gone_is_believed_elsewhere() -> None:
     q = "From Bo's perspective, is the hat in its initial location by the end of the story?"
     r = _text_answer(_item(q, "No", "location_coarse_fo"), g)
     assert r.prediction == "No", r.explanation
+
+
+def test_a_container_seen_where_it_stands_is_not_carried() -> None:
+    """ "The belt is in the basket", then "the basket is on the counter": the belt is still in
+    the basket (only a move of the basket takes the belt along)."""
+    events = [
+        *_witnessed()[:2],
+        Event(
+            id=3,
+            kind="observe",
+            actors=("Ann", "Bo"),
+            proposition=_loc("box", "shelf"),
+            sentence_index=2,
+        ),
+    ]
+    q = "From Bo's perspective, where is the hat located precisely by the end of the story?"
+    r = _text_answer(_item(q, "box", "location_fine_fo"), _story(events))
+    assert r.prediction == "box", r.explanation
