@@ -21,12 +21,20 @@ Question types (the paper's, each scored by accuracy and macro-F1):
   destination named as someone's ("Landon's own closet") is more accessible to its owner and
   less to others; else the mover's stated aim decides (getting rid of it: less; showing it off:
   more; an inconsiderate mover who likes it keeps it: more for the mover, less for others).
-  A considerate mover's aim does not say which way, so those are left unanswered.
+  A considerate mover's aim does not say which way, so those are left unanswered. In text
+  mode the aim is read from the narrative's graph instead (``reasoning.intent.aim_of``: the
+  mover's stated intentions, "to get rid of it", "for Dakota to grab it"), never from
+  ``meta_data.json``.
 - attitude ("As Paxton, what is your attitude towards Hadley's action ...?"): answered only
   where the observer's preference (read into the graph from ``meta_data.json``) and the
   mover's aim settle it: getting rid of a thing the observer likes is negative, of one they
   hate positive; keeping a thing for oneself is negative to an observer who likes it and
-  neutral to one who hates it. Everything else is unanswered.
+  neutral to one who hates it. Everything else is unanswered. In text mode both the
+  preference and the aim are the graph's, and bringing a thing in reach is positive to an
+  observer who likes it and negative to one who hates it.
+- second order in text mode: where the narrative says the first holder does not know what the
+  second perceived ("Unbeknownst to A, B witnessed it", "Little did A know, B had left"), the
+  chain is read from the perception A believes in (``reasoning.awareness.as_modelled_by``).
 
 Where the plot's move sentence contradicts the story's ``meta_data.json`` record, the record
 wins and ``meta["plot_repairs"]`` says so: whether the observer witnessed the move is the
