@@ -851,9 +851,17 @@ def _graph_aim(ctx: _Context, obj: str, mover: str | None = None) -> tuple[str |
         mover = next(iter(aims))
     read = aim_of(ctx.graph, mover, obj)
     aim = {"less": "discard", "more": "display", "keep": "keep"}.get(str(read.value))
-    if aim is None:
-        return None, mover, f"no stated intention of {mover}'s says why the {obj} was moved"
-    return aim, mover, f"{mover}'s aim: {read.because[0]}"
+    if aim is not None:
+        return aim, mover, f"{mover}'s aim: {read.because[0]}"
+    # No stated intention: the mover's own attitude to the thing, as the graph holds it, is
+    # the motive (one moves a thing one dislikes away, and keeps one one likes).
+    own = attitude_of(ctx.graph, mover, obj)
+    if own.value == "hate":
+        return "discard", mover, (f"no stated intention, but {own.because[0]}: "
+                                  f"{mover} moved it away")  # fmt: skip
+    if own.value == "like":
+        return "keep", mover, f"no stated intention, but {own.because[0]}: {mover} kept it"
+    return None, mover, f"no stated intention or attitude of {mover}'s says why the {obj} moved"
 
 
 def _accessible_by_aim(

@@ -321,3 +321,29 @@ def test_a_container_seen_where_it_stands_is_not_carried() -> None:
     q = "From Bo's perspective, where is the hat located precisely by the end of the story?"
     r = _text_answer(_item(q, "box", "location_fine_fo"), _story(events))
     assert r.prediction == "box", r.explanation
+
+
+def test_without_a_stated_intention_the_movers_own_attitude_is_the_motive() -> None:
+    """No "to get rid of it" in the story, but the mover despises the hat: moved away."""
+    events = [
+        *_witnessed()[:2],
+        _said(3, "Ann", "feel", "despises the hat", 2, kind="Emotion"),
+        Event(
+            id=4,
+            kind="move",
+            actors=("Ann",),
+            obj="hat",
+            origin="box",
+            destination="bin",
+            proposition=_loc("hat", "bin"),
+            sentence_index=3,
+        ),
+    ]
+    acc = "From Bo's perspective, how would hat's accessibility change by the end of the story?"
+    r = _text_answer(_item(acc, "less accessible", "multihop_fo"), _story(events))
+    assert r.prediction == "less accessible", r.explanation
+    assert "no stated intention, but" in r.explanation[-1]
+
+
+def test_exclusive_access_is_keeping_it() -> None:
+    assert aim_words("to secure exclusive access to the t-shirt") == "keep"
