@@ -41,9 +41,10 @@ from beliefgraph.errors import ConfigurationError, DataFormatError
 from beliefgraph.explain import explain
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
+from beliefgraph.solvers.outcomes import with_outcomes
 
 from .benchmark import Benchmark, benchmarks
-from .choices import normalise
+from .choices import choose_by_belief, normalise, read_option
 from .item import Item, ItemResult
 from .loading import LoadedItems, Problems, csv_rows, require_utf8, strict_if_none
 
@@ -440,7 +441,24 @@ def _clause(answer: str) -> str:
 
 
 def _text_build(item: Item) -> BeliefGraph:
-    return track(item.story, strict=False)
+    """The graph of the prose through the run's parser, with the states its narrated changes
+    leave and who saw their traces (``solvers.outcomes``): "heavy rainfall opens the valve"
+    leaves the valve open, and "Carlos sees the flooded cornfield" shows it to Carlos."""
+    graph = track(item.story, strict=False)
+    story = with_outcomes(graph.story)
+    return graph if story is graph.story else BeliefGraph(story)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _option_reading(answer: str) -> tuple[Proposition, ...]:
+    """What a belief answer says the agent believes, read by the offline grammar: the whole
+    answer ("Carlos believes the valve is open"), else its clause alone ("the package
+    contains a scarf", a form the grammar reads only as a sentence of its own)."""
+    props = read_option(answer)
+    if not props:
+        clause = _clause(answer).strip().rstrip(".")
+        props = read_option(clause[:1].upper() + clause[1:] + ".")
+    return props
 
 
 _STATES = frozenset(("Location", "Contents/Physical State", "Identity/Relation", "Epistemic"))
@@ -496,21 +514,37 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     f: dict[str, str] = item.meta["fields"]
     agent: str = item.meta["agent"]
     variable = item.meta["variable"]
-    held = [
-        b
-        for b in graph.beliefs(max_order=1, at=graph.end)
-        if b.holders == (agent,) and not b.proposition.negated
-    ]
-    # What the agent learned last about what the options describe decides: a noticed change
-    # ("notices the damaged corn plants") comes after the belief it replaces.
-    best, rivals = _latest_match(f, agent, held)
-    if best is None:
-        states = [b for b in held if b.proposition.content_type in _STATES]
-        best, rivals = _best_match(f, agent, states)
-    if best is None or best[0] == 0 or rivals:
-        best, rivals = _best_match(f, agent, held)
+    own = [b for b in graph.beliefs(max_order=1, at=graph.end) if b.holders == (agent,)]
+    held = [b for b in own if not b.proposition.negated]
+    # Asked of the graph first: each option read as a proposition (thing, attribute, value),
+    # and the agent's latest belief that bears on them decides ("the net is not torn"
+    # rules out "torn" as much as "the net is repaired" does).
+    options = [_option_reading(f[f"belief_answer_{k}"]) for k in ("aware", "not_aware")]
+    keyed = choose_by_belief(own, options)
     breakdown = _breakdown(item)
+    if keyed is not None:
+        best, rivals = (1, keyed[0] == 0, keyed[1]), []
+        breakdown["answered_by"] = "graph"
+        how = f"{agent}'s belief bears on the options read as propositions: " + "; ".join(
+            " and ".join(p.render() for p in o) or "(unread)" for o in options
+        )
+    else:
+        # The stated fallback: content words shared with the options. What the agent
+        # learned last about what the options describe decides (a noticed change comes
+        # after the belief it replaces).
+        best, rivals = _latest_match(f, agent, held)
+        if best is None:
+            states = [b for b in held if b.proposition.content_type in _STATES]
+            best, rivals = _best_match(f, agent, states)
+        if best is None or best[0] == 0 or rivals:
+            best, rivals = _best_match(f, agent, held)
+        breakdown["answered_by"] = "word overlap"
+        how = (
+            f"no belief of {agent}'s bears on the options read as propositions; chosen by "
+            "the content words a belief shares with an option (fallback)"
+        )
     if best is None or best[0] == 0 or rivals:
+        breakdown["answered_by"] = "none"
         why = (
             f"{agent} holds no belief in the parsed story that matches one option over the "
             f"other ({len(held)} belief(s) of {agent} read)."
@@ -520,7 +554,7 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     _, aware, belief = best
     kind = "action" if variable == "forward_action" else "belief"
     prediction = f[f"{kind}_answer_aware"] if aware else f[f"{kind}_answer_not_aware"]
-    lines = [f"{agent} believes: {belief.proposition.render()}", *explain(graph, belief)]
+    lines = [how, f"{agent} believes: {belief.proposition.render()}", *explain(graph, belief)]
     if variable == "forward_action":
         lines.append(f"{agent} acts on that belief: {prediction}")
     return ItemResult.answered(
@@ -658,13 +692,17 @@ class PaperPrompt:
         return ItemResult.answered(item, prediction, explanation=why, breakdown=_breakdown(item))
 
 
-def _sampled(rows: int | None, cells: Sequence[str] | None) -> Callable[..., list[Item]]:
-    """The loader, keeping the first ``rows`` template rows of each file and the ``cells``
-    (``initial_belief/variable/condition``) named: an item-blind sample."""
-    if rows is None and cells is None:
+def _sampled(
+    rows: int | None, cells: Sequence[str] | None, skip: int = 0
+) -> Callable[..., list[Item]]:
+    """The loader, keeping ``rows`` template rows of each file after the first ``skip`` and
+    the ``cells`` (``initial_belief/variable/condition``) named: an item-blind sample."""
+    if rows is None and cells is None and not skip:
         return load_bigtom
     if rows is not None and rows < 1:
         raise ConfigurationError(f"rows must be a positive number of templates, got {rows!r}")
+    if skip < 0:
+        raise ConfigurationError(f"skip must be a number of templates >= 0, got {skip!r}")
     known = {f"{i}/{v}/{c}" for i in ("hidden", "shown") for v in VARIABLES for c in CONDITIONS}
     wrong = sorted(set(cells or ()) - known)
     if wrong:
@@ -679,7 +717,9 @@ def _sampled(rows: int | None, cells: Sequence[str] | None) -> Callable[..., lis
                 seen.append(item.meta["line"])
         kept = [
             item for item in items
-            if (rows is None or item.meta["line"] in lines[str(item.meta["file"])][:rows])
+            if item.meta["line"] in lines[str(item.meta["file"])][
+                skip : None if rows is None else skip + rows
+            ]
             and (cells is None or _breakdown(item)["paper_cell"] in cells)
         ]  # fmt: skip
         return LoadedItems(kept, getattr(items, "problems", ()))
@@ -694,6 +734,7 @@ def make_bigtom(
     direct: bool = False,
     rows: int | None = None,
     cells: Sequence[str] | None = None,
+    skip: int = 0,
 ) -> Benchmark:
     """The BigToM adapter.
 
@@ -710,6 +751,9 @@ def make_bigtom(
         same scorer (``adapters.direct``).
     rows : int, optional
         Only the first ``rows`` template rows of each file (an item-blind sample).
+    skip : int
+        Leave out the first ``skip`` template rows of each file first (``skip=12, rows=12``:
+        rows 13-24, a sample held out from one taken with ``rows=12``).
     cells : sequence of str, optional
         Only these cells, each ``initial_belief/variable/condition`` (e.g.
         ``hidden/forward_belief/false_belief``: one of the release's condition files).
@@ -717,14 +761,14 @@ def make_bigtom(
     Raises
     ------
     ConfigurationError
-        For another mode, a bad ``rows`` or an unknown cell.
+        For another mode, a bad ``rows`` or ``skip``, or an unknown cell.
     """
     if mode not in ("template", "text"):
         raise ConfigurationError(f"BigToM modes are 'template' and 'text', got {mode!r}")
     text = mode == "text"
     base = Benchmark(
         name="bigtom",
-        load=_sampled(rows, cells),
+        load=_sampled(rows, cells, skip),
         build=_text_build if text else _build,
         answer=_text_answer if text else _answer,
         breakdowns=("condition", "variable", "initial_belief", "cell", "paper_cell"),

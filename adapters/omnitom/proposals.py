@@ -47,7 +47,7 @@ from .records import WORLD, OmniRow, is_world
 if TYPE_CHECKING:
     from beliefgraph.graph import BeliefGraph
 
-    from .extract import ExtractedRow
+    from .extract import ExtractedRow, Nested
     from .labeler import Labeler
 
 __all__ = [
@@ -356,9 +356,10 @@ def stage1_table(
     proposer: Proposer | None = None,
     labeler: Labeler | None = None,
     add: Graph = "auto",
+    nested: Nested = "contested",
 ) -> tuple[Merged, str | None]:
-    """A story's Stage 1 table: the graph's (``extract``), merged with the belief proposals
-    when a ``proposer`` is given.
+    """A story's Stage 1 table: the graph's (``extract``, listing ``nested`` beliefs as it
+    does), merged with the belief proposals when a ``proposer`` is given.
 
     Returns
     -------
@@ -378,7 +379,7 @@ def stage1_table(
 
     from .extract import extract
 
-    extracted = extract(graph, labeler=labeler)
+    extracted = extract(graph, labeler=labeler, nested=nested)
     alone = Merged(rows=[r.row for r in extracted], sources=["graph"] * len(extracted))
     if proposer is None:
         return alone, None
