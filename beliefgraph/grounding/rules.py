@@ -37,10 +37,21 @@ labelling prompt ``official/prompts_label.py``):
   holder came by it: saw -> Perception (Memory when the belief is outdated: a look the
   holder can no longer repeat; Inference when the story never states the proposition, as
   what is not shown cannot be seen), heard -> Testimony, remembers -> Memory, inferred ->
-  Inference, imagined -> Imagination, narrated (a mental state whose origin the story does
-  not give) -> Unknown.
+  Inference, imagined -> Imagination, narrated (a mental state the narrator gives the holder
+  without saying how it arose: a plan, a need, a decision drawn from the narrated situation)
+  -> Inference (the schema's Unknown is "when the source is not recoverable from the story").
 - **Context** (``evidence``): a lie or a withheld fact -> Deceptive; a hypothetical or
   pretend frame -> Counterfactual; an outdated state -> Temporal; else Neutral.
+
+A row read by the detailed grounding call (``RowReading``: OmniToM's ``omnitom.ground.v1``)
+carries closer readings, which decide where they apply: Truth Status from ``settled`` (a
+narrated fact or an uncontradicted claim True, contradicted False, a judgement, prediction
+or reading of a mind that no narrated fact settles Unknown: the schema "prefers Unknown over
+speculative completion"); Representation from ``worded`` (Explicit when p itself is said to
+or by the holder or narrated as their thought; an implication of what was said is Implicit);
+Knowledge Access from ``mutual`` (the holder and those who can tell the holder knows it,
+counted as above); Mental Source Perception for a heard row that reports the speech itself
+("A says that ...": the utterance was perceived, its content need not be trusted).
 
 A row without evidence (no sentence supports it) gets the same rules, which then read as the
 closed world: nobody told or showed the holder, so the belief is inferred, Implicit, Private
@@ -60,12 +71,16 @@ from beliefgraph.models import (
     TruthStatus,
 )
 
-from .models import Holding, RowEvidence, StoryGrounding
+from .models import Holding, RowEvidence, RowReading, StoryGrounding
 
 __all__ = ["SOURCE_OF", "label_from_evidence"]
 
 SOURCE_OF: dict[Holding, MentalSource] = {
-    "narrated": "Unknown",
+    # A mental state the narrator gives the holder (a plan, a need, a decision) is one the
+    # holder drew from the situation the story narrates: its source is recoverable, and the
+    # schema keeps Unknown for "when the source is not recoverable from the story" (seed 000,
+    # App. A), so Inference.
+    "narrated": "Inference",
     "saw": "Perception",
     "heard": "Testimony",
     "remembers": "Memory",
@@ -143,6 +158,8 @@ def label_from_evidence(
         how = "inferred"  # what the story never shows cannot be seen or recalled: read into it
     if order >= 2 and how != "imagined":
         how = "inferred"  # another mind is never perceived or told whole: it is inferred
+    if how == "heard" and order == 1 and isinstance(ev, RowReading) and ev.reports_speech:
+        how = "saw"  # that someone said it is the utterance the holder heard: perceived
     source: MentalSource = SOURCE_OF[how]
     if source == "Perception" and ev.frame == "outdated" and order == 1:
         source = "Memory"
@@ -162,6 +179,10 @@ def _explicit(order: int, ev: RowEvidence) -> bool:
     thought (``narrated``); what the holder saw or worked out is Implicit whatever the
     words around it. A belief about a belief is Explicit only when the narrator states it.
     """
+    if isinstance(ev, RowReading):
+        if order >= 2:
+            return ev.worded == "thought" and ev.how[:1] == ["narrated"]
+        return ev.worded in ("said", "thought")
     if not ev.stated_to_holder or not ev.how:
         return False
     if order >= 2:
@@ -174,11 +195,19 @@ def _ordered(d: dict[str, str]) -> dict[str, str]:
 
 
 def _truth(ev: RowEvidence) -> TruthStatus:
-    if ev.support == "not_stated":
+    if isinstance(ev, RowReading):
+        # The schema prefers Unknown over speculative completion: a judgement, prediction or
+        # reading of a mind that no narrated fact settles is left open.
+        support = {"fact": "stated", "claim": "stated", "contradicted": "contradicted"}.get(
+            ev.settled, "not_stated"
+        )
+    else:
+        support = ev.support
+    if support == "not_stated":
         return "Unknown"
     if len(ev.how) >= 2 and ev.how[-1] not in _GROUNDED:
         return "Unknown"  # the inner holder could only guess it
-    return "True" if ev.support == "stated" else "False"
+    return "True" if support == "stated" else "False"
 
 
 def _mutual(ev: RowEvidence, grounding: StoryGrounding, holder: str | None) -> set[str]:
@@ -231,6 +260,11 @@ def _access(
         # A state that changed since is no longer common ground: whoever saw the change holds
         # another value (the graph's labeler counts only who "still holds the same value").
         return "Private"
+    if isinstance(ev, RowReading):
+        # The model named who mutually knows it: the holder and those who can tell that the
+        # holder knows it too (the release's "explicit acknowledgment or obvious mutual
+        # awareness"); counted against the cast as the scenes' knowers are.
+        return _by_count({chain[0], *ev.mutual}, cast)
     who = _mutual(ev, grounding, chain[0])
     if chain[0] not in who:
         return "Private"

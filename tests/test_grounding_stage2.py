@@ -1,0 +1,175 @@
+"""OmniToM Stage 2 from the evidence: the narrated mental state's source and the detailed
+grounding call (``omnitom.ground.v1``: ``RowReading``'s closer readings and their rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from beliefgraph.adapters.omnitom.grounding import (
+    PROMPT_VERSION,
+    SYSTEM_PROMPT,
+    OmniGrounder,
+    ReadingReply,
+    reading_messages,
+)
+from beliefgraph.grounding import (
+    PROMPT_VERSION as SHARED_VERSION,
+)
+from beliefgraph.grounding import (
+    GroundingReply,
+    RowEvidence,
+    StoryGrounding,
+    grounding_context,
+    grounding_messages,
+    label_from_evidence,
+)
+from beliefgraph.grounding.llm import SYSTEM_PROMPT as SHARED_PROMPT
+from beliefgraph.grounding.models import RowReading
+
+# "Wu tells Li, 'The shop closes at noon.'"  "Li decides to go early."  "Zhang walks by."
+STORY = ['Wu tells Li, "The shop closes at noon."', "Li decides to go early.", "Zhang walks by."]
+ACTORS = ["Li", "Wu", "Zhang"]
+SCENES = [
+    {"n": 1, "present": ["Li", "Wu"], "involved": ["Li", "Wu"], "speaker": "Wu"},
+    {"n": 2, "present": ["Li"], "involved": ["Li"], "private_to": "Li"},
+    {"n": 3, "present": ["Zhang"], "involved": ["Zhang"]},
+]
+
+
+def _grounding(rows: list[dict[str, Any]], chains: list[tuple[str, ...]]) -> StoryGrounding:
+    ctx = {"sentences": len(STORY), "chains": chains, "actors": ACTORS}
+    return ReadingReply.model_validate({"scenes": SCENES, "rows": rows}, context=ctx).to_grounding()
+
+
+def test_a_narrated_mental_state_is_inferred_not_of_unknown_source() -> None:
+    # "Li decides to go early": the narrator gives Li's decision without saying how it arose;
+    # it is drawn from the narrated situation, so the source is recoverable: Inference (the
+    # schema keeps Unknown for a source the story does not give).
+    row = {"row": 0, "sentences": [2], "how": ["narrated"], "support": "stated",
+           "stated_to_holder": True, "kind": "Desire/Intention"}  # fmt: skip
+    reply = {"scenes": SCENES, "rows": [row]}
+    ctx = {"sentences": 3, "chains": [("Li",)], "actors": ACTORS}
+    g = StoryGrounding.model_validate(reply, context=ctx)
+    labels, sources = label_from_evidence(("Li",), g.rows[0], g, ACTORS)
+    assert (labels["mental_source"], sources["mental_source"]) == ("Inference", "evidence")
+    assert (labels["representation"], labels["knowledge_access"]) == ("Explicit", "Private")
+
+
+def test_the_detailed_prompt_extends_the_shared_one_and_keeps_it_fixed() -> None:
+    rows = [(("Li",), "The shop closes at noon")]
+    ours, shared = reading_messages(STORY, ACTORS, rows), grounding_messages(STORY, ACTORS, rows)
+    assert ours[1] == shared[1]  # the same user message: story, actors, rows; nothing else
+    tail = 'Reply with one JSON object: {"scenes": [...], "rows": [...]}.'
+    assert SYSTEM_PROMPT.startswith(SHARED_PROMPT.removesuffix(tail).rstrip("\n"))
+    for field in ("worded", "settled", "mutual", "reports_speech"):
+        assert f"- {field}:" in SYSTEM_PROMPT
+    assert PROMPT_VERSION == "omnitom.ground.v1" != SHARED_VERSION
+    # The shared reply schema has none of the new fields (its cache keys are unchanged).
+    assert set(GroundingReply.model_json_schema()["$defs"]["RowEvidence"]["properties"]) == set(
+        RowEvidence.model_fields
+    )
+    assert "worded" not in RowEvidence.model_fields
+
+
+def test_the_reply_is_checked_against_the_story() -> None:
+    ctx = grounding_context(STORY, ACTORS, [(("Li",), "p")])
+    bad = {"scenes": SCENES, "rows": [{"row": 0, "sentences": [1], "how": ["heard"],
+                                       "mutual": ["Li", "the shopkeeper"]}]}  # fmt: skip
+    with pytest.raises(ValidationError, match="'mutual' names \\['the shopkeeper'\\]"):
+        ReadingReply.model_validate(bad, context=ctx)
+    # names are spelled as the actor list spells them
+    ok = {"scenes": SCENES, "rows": [{"row": 0, "sentences": [1], "how": ["heard"],
+                                      "mutual": ["li", " WU "]}]}  # fmt: skip
+    assert ReadingReply.model_validate(ok, context=ctx).rows[0].mutual == ["Li", "Wu"]
+
+
+def test_the_detailed_readings_decide_the_labels() -> None:
+    chains: list[tuple[str, ...]] = [("Li",), ("Li",), ("Li",), ("Li",), ("Zhang",)]
+    g = _grounding(
+        [
+            # what Wu told Li, to Li's face: said, a claim nothing contradicts, both know it
+            {
+                "row": 0,
+                "sentences": [1],
+                "how": ["heard"],
+                "support": "stated",
+                "worded": "said",
+                "settled": "claim",
+                "mutual": ["Li", "Wu"],
+            },
+            # what Li reads into it: implied, a judgement no fact settles
+            {
+                "row": 1,
+                "sentences": [1],
+                "how": ["heard"],
+                "support": "stated",
+                "worded": "implied",
+                "settled": "judgement",
+                "mutual": ["Li", "Wu"],
+            },
+            # that Wu said it: a perceived utterance, not trust in its content
+            {
+                "row": 2,
+                "sentences": [1],
+                "how": ["heard"],
+                "support": "stated",
+                "worded": "said",
+                "settled": "fact",
+                "reports_speech": True,
+                "mutual": ["Li", "Wu"],
+            },
+            # contradicted by the story
+            {
+                "row": 3,
+                "sentences": [1],
+                "how": ["heard"],
+                "support": "stated",
+                "worded": "said",
+                "settled": "contradicted",
+                "mutual": ["Li", "Wu"],
+            },
+            # a lone passer-by's look: nobody else can tell
+            {
+                "row": 4,
+                "sentences": [3],
+                "how": ["saw"],
+                "support": "stated",
+                "worded": "none",
+                "settled": "fact",
+                "mutual": ["Zhang"],
+            },
+        ],
+        chains,
+    )
+    got = [label_from_evidence(c, g.rows[i], g, ACTORS)[0] for i, c in enumerate(chains)]
+    assert [r["truth_status"] for r in got] == ["True", "Unknown", "True", "False", "True"]
+    assert [r["representation"] for r in got] == [
+        "Explicit", "Implicit", "Explicit", "Explicit", "Implicit"]  # fmt: skip
+    assert [r["mental_source"] for r in got] == [
+        "Testimony", "Testimony", "Perception", "Testimony", "Perception"]  # fmt: skip
+    # two of three actors know it together: Shared; the passer-by alone: Private
+    assert [got[0]["knowledge_access"], got[4]["knowledge_access"]] == ["Shared", "Private"]
+    everyone = g.rows[0].model_copy(update={"mutual": ACTORS})
+    labels, _ = label_from_evidence(("Li",), everyone, g, ACTORS)
+    assert labels["knowledge_access"] == "Public"
+
+
+def test_omni_grounder_sends_the_detailed_prompt_through_the_client() -> None:
+    seen: dict[str, Any] = {}
+
+    class Client:
+        def extract(self, response_model, messages, *, context=None, prompt=None):
+            seen.update(model=response_model, prompt=prompt, system=messages[0]["content"])
+            rows = [{"row": i, "how": ["inferred"] * len(c), "worded": "none"}
+                    for i, c in enumerate(context["chains"])]  # fmt: skip
+            return response_model.model_validate({"scenes": SCENES, "rows": rows}, context=context)
+
+    g = OmniGrounder(Client()).ground(STORY, ACTORS, [(("Li",), "Wu is in a hurry")])
+    assert (seen["model"], seen["prompt"], seen["system"]) == (
+        ReadingReply, PROMPT_VERSION, SYSTEM_PROMPT)  # fmt: skip
+    assert isinstance(g.rows[0], RowReading) and g.source == "llm"
+    labels, sources = label_from_evidence(("Li",), g.rows[0], g, ACTORS)
+    assert (labels["mental_source"], sources["mental_source"]) == ("Inference", "closed-world")
