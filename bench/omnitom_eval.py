@@ -22,6 +22,7 @@ Usage::
 
     python bench/omnitom_eval.py [GOLD_JSONL] [--stage 1|2|both] [--truth auto|graph]
                                  [--parser llm|auto] [--grounding auto|offline|llm]
+                                 [--grounding-prompt omnitom|shared]
                                  [--tune] [--out DIR]
 """
 
@@ -504,9 +505,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     ap.add_argument(
         "--grounding-prompt",
-        choices=("shared", "omnitom"),
-        default="shared",
-        help="the LLM grounding call: the shared beliefgraph.ground.v1 or omnitom.ground.v1",
+        choices=("omnitom", "shared"),
+        default="omnitom",
+        help="the LLM grounding call: OmniToM's omnitom.ground.v1 (default) or the shared "
+        "beliefgraph.ground.v1",
     )
     args = ap.parse_args(argv)
     results: dict[str, EvalResult] = {}

@@ -86,75 +86,64 @@ def test_the_reply_is_checked_against_the_story() -> None:
     assert ReadingReply.model_validate(ok, context=ctx).rows[0].mutual == ["Li", "Wu"]
 
 
-def test_the_detailed_readings_decide_the_labels() -> None:
-    chains: list[tuple[str, ...]] = [("Li",), ("Li",), ("Li",), ("Li",), ("Zhang",)]
-    g = _grounding(
+def _row(i: int, **fields: Any) -> dict[str, Any]:
+    base = {"row": i, "sentences": [1], "how": ["heard"], "support": "stated",
+            "stated_to_holder": True, "worded": "said", "settled": "fact",
+            "mutual": ["Li", "Wu"]}  # fmt: skip
+    return {**base, **fields}
+
+
+def _labels(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    chains = [("Zhang",) if r["mutual"] == ["Zhang"] else ("Li",) for r in rows]
+    g = _grounding(rows, chains)
+    return [label_from_evidence(c, g.rows[i], g, ACTORS)[0] for i, c in enumerate(chains)]
+
+
+def test_settled_refines_the_shared_support() -> None:
+    got = _labels(
         [
-            # what Wu told Li, to Li's face: said, a claim nothing contradicts, both know it
-            {
-                "row": 0,
-                "sentences": [1],
-                "how": ["heard"],
-                "support": "stated",
-                "worded": "said",
-                "settled": "claim",
-                "mutual": ["Li", "Wu"],
-            },
-            # what Li reads into it: implied, a judgement no fact settles
-            {
-                "row": 1,
-                "sentences": [1],
-                "how": ["heard"],
-                "support": "stated",
-                "worded": "implied",
-                "settled": "judgement",
-                "mutual": ["Li", "Wu"],
-            },
-            # that Wu said it: a perceived utterance, not trust in its content
-            {
-                "row": 2,
-                "sentences": [1],
-                "how": ["heard"],
-                "support": "stated",
-                "worded": "said",
-                "settled": "fact",
-                "reports_speech": True,
-                "mutual": ["Li", "Wu"],
-            },
-            # contradicted by the story
-            {
-                "row": 3,
-                "sentences": [1],
-                "how": ["heard"],
-                "support": "stated",
-                "worded": "said",
-                "settled": "contradicted",
-                "mutual": ["Li", "Wu"],
-            },
-            # a lone passer-by's look: nobody else can tell
-            {
-                "row": 4,
-                "sentences": [3],
-                "how": ["saw"],
-                "support": "stated",
-                "worded": "none",
-                "settled": "fact",
-                "mutual": ["Zhang"],
-            },
-        ],
-        chains,
+            _row(0, settled="claim"),  # what Wu told Li, nothing contradicts it
+            _row(1, support="not_stated", settled="fact"),  # a fact the support read missed
+            _row(2, support="not_stated", settled="open"),  # nothing bears on it
+            _row(3, support="contradicted", settled="contradicted"),
+            _row(4, support="stated", settled="contradicted"),  # a past state, narrated
+            # a judgement keeps the shared reading, whichever way it goes
+            _row(5, support="stated", settled="judgement"),
+            _row(6, support="not_stated", settled="judgement"),
+        ]
     )
-    got = [label_from_evidence(c, g.rows[i], g, ACTORS)[0] for i, c in enumerate(chains)]
-    assert [r["truth_status"] for r in got] == ["True", "Unknown", "True", "False", "True"]
-    assert [r["representation"] for r in got] == [
-        "Explicit", "Implicit", "Explicit", "Explicit", "Implicit"]  # fmt: skip
-    assert [r["mental_source"] for r in got] == [
-        "Testimony", "Testimony", "Perception", "Testimony", "Perception"]  # fmt: skip
-    # two of three actors know it together: Shared; the passer-by alone: Private
-    assert [got[0]["knowledge_access"], got[4]["knowledge_access"]] == ["Shared", "Private"]
-    everyone = g.rows[0].model_copy(update={"mutual": ACTORS})
-    labels, _ = label_from_evidence(("Li",), everyone, g, ACTORS)
-    assert labels["knowledge_access"] == "Public"
+    assert [r["truth_status"] for r in got] == [
+        "True", "True", "Unknown", "False", "True", "True", "Unknown"]  # fmt: skip
+    # a seen event is still seen when settled says the story shows it
+    seen = _labels([_row(0, how=["saw"], support="not_stated", settled="fact", worded="none")])
+    assert seen[0]["mental_source"] == "Perception"
+
+
+def test_mutual_knowers_and_implied_readings_decide_access() -> None:
+    got = _labels(
+        [
+            _row(0),  # two of three actors know it together: Shared
+            _row(1, mutual=ACTORS),  # every actor: Public
+            # what Li reads into Wu's words is Li's own, however many heard them
+            _row(2, worded="implied", mutual=ACTORS),
+            _row(3, how=["saw"], worded="none", mutual=["Zhang"], sentences=[3]),  # alone
+        ]
+    )
+    assert [r["knowledge_access"] for r in got] == ["Shared", "Public", "Private", "Private"]
+
+
+def test_speech_reports_are_perceived_and_voiced_states_remembered() -> None:
+    got = _labels(
+        [
+            _row(0),  # the content of what Wu said: Testimony
+            _row(1, reports_speech=True),  # that Wu said it: the utterance was heard
+            # Li's own state, voiced by Li (read as narrated): "what they say from their own
+            # knowledge" is the grounding prompt's "remembers"
+            _row(2, how=["narrated"], worded="said"),
+            _row(3, how=["narrated"], worded="thought"),  # a narrated decision: Inference
+        ]
+    )
+    assert [r["mental_source"] for r in got] == ["Testimony", "Perception", "Memory", "Inference"]
 
 
 def test_omni_grounder_sends_the_detailed_prompt_through_the_client() -> None:

@@ -22,8 +22,9 @@ or ``using_parser``, else ``rules``; ``auto`` or ``llm`` need an endpoint), ``ma
 (``tokens``, ``embeddings``, ``llm``), ``truth`` (``auto``, ``solver``, ``graph``),
 ``threshold`` (the matcher's), ``grounding`` (``auto``: one LLM grounding call per story when
 the run's parser is an LLM one, else the offline matcher; ``offline``; ``llm``),
-``grounding_prompt`` (``shared``: ``beliefgraph.ground.v1``; ``omnitom``: OmniToM's own
-``omnitom.ground.v1``, ``grounding.py``).
+``grounding_prompt`` (``omnitom``, the default: OmniToM's own ``omnitom.ground.v1``,
+``grounding.py``, the shared reading plus closer readings of each row; ``shared``: the
+shared ``beliefgraph.ground.v1``).
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ class _Run:
         self.parsed: dict[str, bool] = {}
         self.categories: set[str] = set()
         self.grounding: Grounding = "auto"
-        self.grounding_prompt: GroundingPrompt = "shared"
+        self.grounding_prompt: GroundingPrompt = "omnitom"
         self.graph_rows: GraphRows = "auto"  # which graph rows join Stage 1's proposals
         self.notes: dict[str, str] = {}  # story id -> why its graph is not the chosen parser's
         self._grounder: LLMGrounder | bool | None = False  # False: not decided yet
@@ -351,7 +352,7 @@ def make_omnitom(
     truth: TruthMode = "auto",
     threshold: float | None = None,
     grounding: Grounding = "auto",
-    grounding_prompt: GroundingPrompt = "shared",
+    grounding_prompt: GroundingPrompt = "omnitom",
     judge_fewshots: int = 3,
     direct: bool = False,
 ) -> Benchmark:

@@ -154,7 +154,11 @@ def label_from_evidence(
     rep: Representation = "Explicit" if _explicit(order, ev) else "Implicit"
     labels["representation"], sources["representation"] = rep, found
     how = ev.how[0] if ev.how else "inferred"
-    if how in ("saw", "remembers") and ev.support == "not_stated" and order == 1:
+    if how == "narrated" and isinstance(ev, RowReading) and ev.worded == "said":
+        # the holder puts it into words from their own knowledge: what the grounding prompt
+        # calls "remembers" ("what they say from their own knowledge")
+        how = "remembers"
+    if how in ("saw", "remembers") and _support(ev) == "not_stated" and order == 1:
         how = "inferred"  # what the story never shows cannot be seen or recalled: read into it
     if order >= 2 and how != "imagined":
         how = "inferred"  # another mind is never perceived or told whole: it is inferred
@@ -179,10 +183,6 @@ def _explicit(order: int, ev: RowEvidence) -> bool:
     thought (``narrated``); what the holder saw or worked out is Implicit whatever the
     words around it. A belief about a belief is Explicit only when the narrator states it.
     """
-    if isinstance(ev, RowReading):
-        if order >= 2:
-            return ev.worded == "thought" and ev.how[:1] == ["narrated"]
-        return ev.worded in ("said", "thought")
     if not ev.stated_to_holder or not ev.how:
         return False
     if order >= 2:
@@ -194,15 +194,31 @@ def _ordered(d: dict[str, str]) -> dict[str, str]:
     return {k: d[k] for k in _DIMS}
 
 
+def _support(ev: RowEvidence) -> str:
+    """Whether the story states, contradicts or leaves open the innermost proposition.
+
+    The shared reading's ``support``, refined by a detailed reading's ``settled``: a narrated
+    fact or an uncontradicted claim is stated (a seen event whose holder the model read as
+    not shown believing it is still shown); a proposition nothing in the story bears on is
+    open; what the story overturns is contradicted, unless the narration also states it (a
+    past state the narration verified: the schema's "Temporal + True ... accurate recall of
+    a past fact"; a holder who missed the change is the graph's to find, where it aligns). A
+    judgement the model reads as such keeps the shared reading (measured: leaving every
+    stated judgement Unknown lowered one half of the dev stories).
+    """
+    if not isinstance(ev, RowReading):
+        return ev.support
+    if ev.settled == "contradicted":
+        return "stated" if ev.support == "stated" else "contradicted"
+    if ev.settled in ("fact", "claim"):
+        return "stated"
+    if ev.settled == "open":
+        return "not_stated"
+    return ev.support
+
+
 def _truth(ev: RowEvidence) -> TruthStatus:
-    if isinstance(ev, RowReading):
-        # The schema prefers Unknown over speculative completion: a judgement, prediction or
-        # reading of a mind that no narrated fact settles is left open.
-        support = {"fact": "stated", "claim": "stated", "contradicted": "contradicted"}.get(
-            ev.settled, "not_stated"
-        )
-    else:
-        support = ev.support
+    support = _support(ev)
     if support == "not_stated":
         return "Unknown"
     if len(ev.how) >= 2 and ev.how[-1] not in _GROUNDED:
@@ -259,6 +275,11 @@ def _access(
     if ev.frame == "outdated":
         # A state that changed since is no longer common ground: whoever saw the change holds
         # another value (the graph's labeler counts only who "still holds the same value").
+        return "Private"
+    if isinstance(ev, RowReading) and ev.worded == "implied":
+        # "Private is used for internal or unshared beliefs, even when the underlying event
+        # itself is public" (seed 000, App. A): what the holder reads into what was said is
+        # their own, however many heard the words.
         return "Private"
     if isinstance(ev, RowReading):
         # The model named who mutually knows it: the holder and those who can tell that the
