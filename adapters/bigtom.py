@@ -41,9 +41,10 @@ from beliefgraph.errors import ConfigurationError, DataFormatError
 from beliefgraph.explain import explain
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
+from beliefgraph.solvers.outcomes import with_outcomes
 
 from .benchmark import Benchmark, benchmarks
-from .choices import normalise
+from .choices import choose_by_belief, normalise, read_option
 from .item import Item, ItemResult
 from .loading import LoadedItems, Problems, csv_rows, require_utf8, strict_if_none
 
@@ -440,7 +441,24 @@ def _clause(answer: str) -> str:
 
 
 def _text_build(item: Item) -> BeliefGraph:
-    return track(item.story, strict=False)
+    """The graph of the prose through the run's parser, with the states its narrated changes
+    leave and who saw their traces (``solvers.outcomes``): "heavy rainfall opens the valve"
+    leaves the valve open, and "Carlos sees the flooded cornfield" shows it to Carlos."""
+    graph = track(item.story, strict=False)
+    story = with_outcomes(graph.story)
+    return graph if story is graph.story else BeliefGraph(story)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _option_reading(answer: str) -> tuple[Proposition, ...]:
+    """What a belief answer says the agent believes, read by the offline grammar: the whole
+    answer ("Carlos believes the valve is open"), else its clause alone ("the package
+    contains a scarf", a form the grammar reads only as a sentence of its own)."""
+    props = read_option(answer)
+    if not props:
+        clause = _clause(answer).strip().rstrip(".")
+        props = read_option(clause[:1].upper() + clause[1:] + ".")
+    return props
 
 
 _STATES = frozenset(("Location", "Contents/Physical State", "Identity/Relation", "Epistemic"))
@@ -496,21 +514,37 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     f: dict[str, str] = item.meta["fields"]
     agent: str = item.meta["agent"]
     variable = item.meta["variable"]
-    held = [
-        b
-        for b in graph.beliefs(max_order=1, at=graph.end)
-        if b.holders == (agent,) and not b.proposition.negated
-    ]
-    # What the agent learned last about what the options describe decides: a noticed change
-    # ("notices the damaged corn plants") comes after the belief it replaces.
-    best, rivals = _latest_match(f, agent, held)
-    if best is None:
-        states = [b for b in held if b.proposition.content_type in _STATES]
-        best, rivals = _best_match(f, agent, states)
-    if best is None or best[0] == 0 or rivals:
-        best, rivals = _best_match(f, agent, held)
+    own = [b for b in graph.beliefs(max_order=1, at=graph.end) if b.holders == (agent,)]
+    held = [b for b in own if not b.proposition.negated]
+    # Asked of the graph first: each option read as a proposition (thing, attribute, value),
+    # and the agent's latest belief that bears on them decides ("the net is not torn"
+    # rules out "torn" as much as "the net is repaired" does).
+    options = [_option_reading(f[f"belief_answer_{k}"]) for k in ("aware", "not_aware")]
+    keyed = choose_by_belief(own, options)
     breakdown = _breakdown(item)
+    if keyed is not None:
+        best, rivals = (1, keyed[0] == 0, keyed[1]), []
+        breakdown["answered_by"] = "graph"
+        how = f"{agent}'s belief bears on the options read as propositions: " + "; ".join(
+            " and ".join(p.render() for p in o) or "(unread)" for o in options
+        )
+    else:
+        # The stated fallback: content words shared with the options. What the agent
+        # learned last about what the options describe decides (a noticed change comes
+        # after the belief it replaces).
+        best, rivals = _latest_match(f, agent, held)
+        if best is None:
+            states = [b for b in held if b.proposition.content_type in _STATES]
+            best, rivals = _best_match(f, agent, states)
+        if best is None or best[0] == 0 or rivals:
+            best, rivals = _best_match(f, agent, held)
+        breakdown["answered_by"] = "word overlap"
+        how = (
+            f"no belief of {agent}'s bears on the options read as propositions; chosen by "
+            "the content words a belief shares with an option (fallback)"
+        )
     if best is None or best[0] == 0 or rivals:
+        breakdown["answered_by"] = "none"
         why = (
             f"{agent} holds no belief in the parsed story that matches one option over the "
             f"other ({len(held)} belief(s) of {agent} read)."
@@ -520,7 +554,7 @@ def _text_answer(item: Item, graph: BeliefGraph) -> ItemResult:
     _, aware, belief = best
     kind = "action" if variable == "forward_action" else "belief"
     prediction = f[f"{kind}_answer_aware"] if aware else f[f"{kind}_answer_not_aware"]
-    lines = [f"{agent} believes: {belief.proposition.render()}", *explain(graph, belief)]
+    lines = [how, f"{agent} believes: {belief.proposition.render()}", *explain(graph, belief)]
     if variable == "forward_action":
         lines.append(f"{agent} acts on that belief: {prediction}")
     return ItemResult.answered(

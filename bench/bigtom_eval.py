@@ -1,12 +1,17 @@
-"""BigToM conditions built from the template fields (template parse): accuracy per cell.
+"""BigToM: accuracy per cell, from the template fields or from the story prose.
 
 Prints accuracy for every condition (true belief, false belief, true control, false control)
 × variable (forward belief, forward action, backward belief), with the initial belief hidden
 and shown, then the items the tracker got wrong or could not answer.
 
+``--mode text`` reads the story prose with the run's parser (offline: the rules grammar)
+and answers from the agent's beliefs in that graph; it also prints what each answer rests
+on: ``graph`` (the options read as propositions and asked of the graph), ``word overlap``
+(the stated fallback: content words a belief shares with an option) or ``none``.
+
 Usage::
 
-    python bench/bigtom_eval.py [PATH_TO_bigtom.csv] [--out DIR]
+    python bench/bigtom_eval.py [PATH_TO_bigtom.csv] [--mode template|text] [--out DIR]
 
 ``--out DIR`` also writes ``bigtom_summary.json`` and ``bigtom_traces.jsonl``. The file
 defaults to ``$BELIEFGRAPH_BENCHMARKS/bigtom/data/bigtom/bigtom.csv`` or
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -37,12 +43,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("path", nargs="?", type=Path, default=_default())
     ap.add_argument("--out", type=Path, default=None, help="write summary JSON and traces here")
+    ap.add_argument("--mode", default="template", choices=("template", "text"))
     args = ap.parse_args()
-    result = evaluate("bigtom", args.path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unread sentences are in each item's trace
+        result = evaluate("bigtom", args.path, mode=args.mode)
+    what = "template parse" if args.mode == "template" else "story prose, rules parser"
     print(
-        f"BigToM, template parse: {result.n} items, {result.answered} answered, "
+        f"BigToM, {what}: {result.n} items, {result.answered} answered, "
         f"accuracy {result.accuracy:.2%}, {result.seconds:.1f} s"
     )
+    by = result.by()
+    for key in ("condition", "variable", "answered_by"):
+        for value, cell in by.get(key, {}).items():
+            print(f"  {key} {value}: {cell['accuracy']:.2%} of {cell['n']}")
     cells: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for r in result.results:
         b = r.breakdown

@@ -196,7 +196,7 @@ def import_results(
     -------
     ImportReport
     """
-    from .client import reply_json, reply_text, schema_sha
+    from .client import reply_json, reply_text, schema_sha, validation_text
 
     report = ImportReport()
     models = models or {}
@@ -249,7 +249,7 @@ def import_results(
                     reply = model.model_validate_json(text)
                     record = {"reply": reply_json(reply), "batch": custom_id}
                 except ValidationError as err:
-                    errors = str(err)
+                    errors = validation_text(err)  # the re-ask's words: no pydantic version
                     report.failures.append((n, custom_id, errors.splitlines()[0][:300]))
                     record = _failure(custom_id, errors, text)
             cache.set(key, json.dumps(record), model=str(meta.get("model", "")))

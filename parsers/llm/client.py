@@ -100,6 +100,7 @@ __all__ = [
     "open_cache",
     "reply_text",
     "schema_sha",
+    "validation_text",
 ]
 
 T = TypeVar("T")
@@ -306,6 +307,42 @@ class _FailedBatch:
 
 _REASK = "Validation Error found:\n"
 _TEXT_REASK = "Please correct your answer: "
+
+
+def validation_text(err: BaseException) -> str:
+    """The errors of a rejected reply as the model is told them, in pydantic's layout but
+    with nothing that depends on the installed pydantic version.
+
+    A batch re-ask carries this text, so it is part of the re-ask's cache key: pydantic's
+    own rendering (``str(err)``) ends each error with a documentation link naming its minor
+    version (``errors.pydantic.dev/2.13/...``) and a truncated repr of the input, so a
+    recorded re-ask answer would stop replaying under another pydantic. The rows come from
+    ``err.errors()`` without url, input or context; the input is the answer the model just
+    gave, which the re-ask carries whole. Anything but a ``ValidationError`` (a check on a
+    plain-text reply) is its own message.
+
+    Examples
+    --------
+    >>> from pydantic import BaseModel
+    >>> class Move(BaseModel):
+    ...     obj: str
+    >>> try:
+    ...     Move.model_validate({"obj": None})
+    ... except ValidationError as err:
+    ...     print(validation_text(err))
+    1 validation error for Move
+    obj
+      Input should be a valid string [type=string_type]
+    """
+    if not isinstance(err, ValidationError):
+        return str(err)
+    rows = err.errors(include_url=False, include_context=False, include_input=False)
+    lines = [f"{len(rows)} validation error{'' if len(rows) == 1 else 's'} for {err.title}"]
+    for row in rows:
+        if row["loc"]:  # a model-level error has none, and pydantic prints no line for it
+            lines.append(".".join(str(part) for part in row["loc"]))
+        lines.append(f"  {row['msg']} [type={row['type']}]")
+    return "\n".join(lines)
 
 
 def _reasks_in(request: Request) -> int:
@@ -752,7 +789,7 @@ class LLMClient:
             return _Transient(self._glitch("a body that is not a chat completion"), None)
         if isinstance(err, InstructorRetryException):
             last = err.last_completion
-            errors = str(cause) if cause is not None else str(err)
+            errors = validation_text(cause if cause is not None else err)
             attempts = max(_attempts_so_far(), err.n_attempts)
             return ParserRetryExhausted(
                 f"the model's output was still invalid after {attempts} attempt(s); "
@@ -814,9 +851,10 @@ class LLMClient:
                 # live run would, the model is re-asked with the errors, in the next round.
                 usage.cached += 1
                 self._account(usage)
+                errors = validation_text(err)
                 failed = ParserRetryExhausted(
-                    f"the batch answer for {record['batch']} fails validation: {err}",
-                    errors=str(err), raw=_reply_raw(record.get("reply")), n_attempts=1,
+                    f"the batch answer for {record['batch']} fails validation: {errors}",
+                    errors=errors, raw=_reply_raw(record.get("reply")), n_attempts=1,
                     reask=False,
                 )  # fmt: skip
                 if self._reasks_left(request):
