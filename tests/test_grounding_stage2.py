@@ -162,3 +162,18 @@ def test_omni_grounder_sends_the_detailed_prompt_through_the_client() -> None:
     assert isinstance(g.rows[0], RowReading) and g.source == "llm"
     labels, sources = label_from_evidence(("Li",), g.rows[0], g, ACTORS)
     assert (labels["mental_source"], sources["mental_source"]) == ("Inference", "closed-world")
+
+
+def test_a_narrated_perception_is_an_event_of_the_world() -> None:
+    # "Zhang walks by" read as Epistemic (awareness) at order 0: a world fact has no believer,
+    # so what the narrator tells is a happening; an actor's belief keeps its reading.
+    rows = [(("Li",), "Zhang notices Wu"), ((), "Zhang notices Wu")]
+    reply = {"scenes": SCENES, "rows": [
+        {"row": 0, "sentences": [3], "how": ["inferred"], "kind": "Epistemic"},
+        {"row": 1, "sentences": [3], "kind": "Epistemic", "support": "stated"}]}  # fmt: skip
+    ctx = {"sentences": 3, "chains": [c for c, _ in rows], "actors": ACTORS}
+    g = StoryGrounding.model_validate(reply, context=ctx)
+    belief, _ = label_from_evidence(("Li",), g.rows[0], g, ACTORS)
+    world, sources = label_from_evidence((), g.rows[1], g, ACTORS)
+    assert (belief["content_type"], world["content_type"]) == ("Epistemic", "Action/Event")
+    assert sources["content_type"] == "reading"

@@ -32,7 +32,9 @@ labelling prompt ``official/prompts_label.py``):
   narrated as their thought), Implicit when it must be inferred from actions, perception or
   context.
 - **Content Type** (``reading``): Epistemic for beliefs about beliefs, else the typed
-  reading of the proposition.
+  reading of the proposition; a world fact read as Epistemic (the narrator telling that
+  someone saw, noticed or found something) is Action/Event: Epistemic is for *beliefs* about
+  knowledge or awareness, and a world fact has no believer.
 - **Mental Source** (``evidence``): Narration for world facts only; else how the outermost
   holder came by it: saw -> Perception (Memory when the belief is outdated: a look the
   holder can no longer repeat; Inference when the story never states the proposition, as
@@ -137,6 +139,11 @@ def label_from_evidence(
     sources: dict[str, str] = {"order": "chain"}
     labels["content_type"] = "Epistemic" if order >= 2 else ev.kind
     sources["content_type"] = "chain" if order >= 2 else "reading"
+    if order == 0 and ev.kind == "Epistemic":
+        # Epistemic is for *beliefs* about knowledge, attention or awareness; a world fact has
+        # no believer, and the narrator telling that someone saw or found something tells a
+        # happening: Action/Event ("happenings or actions", App. A).
+        labels["content_type"] = "Action/Event"
     if order == 0:
         # Narrated to every reader, a narrated wish or decision included: the schema's worked
         # example labels "Xiao Hong wants to move to a bigger office" (order 0) Public.
