@@ -692,13 +692,17 @@ class PaperPrompt:
         return ItemResult.answered(item, prediction, explanation=why, breakdown=_breakdown(item))
 
 
-def _sampled(rows: int | None, cells: Sequence[str] | None) -> Callable[..., list[Item]]:
-    """The loader, keeping the first ``rows`` template rows of each file and the ``cells``
-    (``initial_belief/variable/condition``) named: an item-blind sample."""
-    if rows is None and cells is None:
+def _sampled(
+    rows: int | None, cells: Sequence[str] | None, skip: int = 0
+) -> Callable[..., list[Item]]:
+    """The loader, keeping ``rows`` template rows of each file after the first ``skip`` and
+    the ``cells`` (``initial_belief/variable/condition``) named: an item-blind sample."""
+    if rows is None and cells is None and not skip:
         return load_bigtom
     if rows is not None and rows < 1:
         raise ConfigurationError(f"rows must be a positive number of templates, got {rows!r}")
+    if skip < 0:
+        raise ConfigurationError(f"skip must be a number of templates >= 0, got {skip!r}")
     known = {f"{i}/{v}/{c}" for i in ("hidden", "shown") for v in VARIABLES for c in CONDITIONS}
     wrong = sorted(set(cells or ()) - known)
     if wrong:
@@ -713,7 +717,9 @@ def _sampled(rows: int | None, cells: Sequence[str] | None) -> Callable[..., lis
                 seen.append(item.meta["line"])
         kept = [
             item for item in items
-            if (rows is None or item.meta["line"] in lines[str(item.meta["file"])][:rows])
+            if item.meta["line"] in lines[str(item.meta["file"])][
+                skip : None if rows is None else skip + rows
+            ]
             and (cells is None or _breakdown(item)["paper_cell"] in cells)
         ]  # fmt: skip
         return LoadedItems(kept, getattr(items, "problems", ()))
@@ -728,6 +734,7 @@ def make_bigtom(
     direct: bool = False,
     rows: int | None = None,
     cells: Sequence[str] | None = None,
+    skip: int = 0,
 ) -> Benchmark:
     """The BigToM adapter.
 
@@ -744,6 +751,9 @@ def make_bigtom(
         same scorer (``adapters.direct``).
     rows : int, optional
         Only the first ``rows`` template rows of each file (an item-blind sample).
+    skip : int
+        Leave out the first ``skip`` template rows of each file first (``skip=12, rows=12``:
+        rows 13-24, a sample held out from one taken with ``rows=12``).
     cells : sequence of str, optional
         Only these cells, each ``initial_belief/variable/condition`` (e.g.
         ``hidden/forward_belief/false_belief``: one of the release's condition files).
@@ -751,14 +761,14 @@ def make_bigtom(
     Raises
     ------
     ConfigurationError
-        For another mode, a bad ``rows`` or an unknown cell.
+        For another mode, a bad ``rows`` or ``skip``, or an unknown cell.
     """
     if mode not in ("template", "text"):
         raise ConfigurationError(f"BigToM modes are 'template' and 'text', got {mode!r}")
     text = mode == "text"
     base = Benchmark(
         name="bigtom",
-        load=_sampled(rows, cells),
+        load=_sampled(rows, cells, skip),
         build=_text_build if text else _build,
         answer=_text_answer if text else _answer,
         breakdowns=("condition", "variable", "initial_belief", "cell", "paper_cell"),

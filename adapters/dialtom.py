@@ -348,6 +348,13 @@ def _malformed(item_id: str, story: str, why: str, meta: dict[str, Any]) -> Item
     )
 
 
+def _unknown_domain(domain: str) -> str | None:
+    """Why ``domain`` cannot be used (DialToM's prompts name each domain's two roles)."""
+    if domain in AGENT1:
+        return None
+    return f"unknown domain {domain!r}: DialToM's domains are {', '.join(AGENT1)}"
+
+
 def _record_item(
     path: Path,
     domain: str,
@@ -361,6 +368,8 @@ def _record_item(
     meta: dict[str, Any] = {"task": task, "domain": domain, "file": path.name, "index": index}
     if not isinstance(r, dict):
         return _malformed(item_id, "", f"record is a {type(r).__name__}", meta)
+    if why := _unknown_domain(domain):
+        return _malformed(item_id, "", why, meta)
     state = r.get("state")
     meta.update(record_id=str(r.get("id", "")), attribute=state, topic=r.get("topic"))
     ctx = r.get("ctx")
@@ -467,6 +476,9 @@ def _load_counterfactual(path: Path, domain: str, seed: int) -> list[Item]:
             "attribute": key.rsplit("_", 1)[-1],
         }
         r = by_key.get(key)
+        if why := _unknown_domain(domain):
+            items.append(_malformed(item_id, "", why, meta))
+            continue
         if r is None:
             items.append(_malformed(item_id, "", f"no prospective record {key!r}", meta))
             continue
@@ -505,6 +517,9 @@ def _load_written(path: Path, seed: int) -> list[Item]:
             "references": references,
         }
         r = data.get(domain, {}).get(rid) if isinstance(data, dict) else None
+        if why := _unknown_domain(domain):
+            items.append(_malformed(item_id, "", why, meta))
+            continue
         if not isinstance(r, dict) or not isinstance(r.get("ctx"), list):
             items.append(_malformed(item_id, "", f"no context for {domain} {rid!r}", meta))
             continue
@@ -1015,8 +1030,9 @@ def direct_messages(item: Item) -> list[dict[str, str]]:
     >>> "Client's Belief state" in text, "C: c" in text
     (True, True)
     """
-    task, domain = item.meta["task"], str(item.meta.get("domain", "MI"))
-    domain = domain if domain in AGENT1 else "MI"
+    task, domain = item.meta["task"], str(item.meta.get("domain"))
+    if why := _unknown_domain(domain):  # the loader makes such a record malformed
+        raise DataFormatError(f"DialToM item {item.id}: {why}")
     lettered = [
         f"{'ABCDE'[i]}: {'None of the above.' if c == NOTA else _named(c, domain)}"
         for i, c in enumerate(item.choices)

@@ -22,7 +22,7 @@ one batch round per turn; one question per request (BigToM, OpenToM) needs one r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -115,7 +115,7 @@ def direct_client(what: str = "the direct baseline") -> Any:
             f"{what} asks a model: run it with parser='llm' and its settings, or configure an "
             f"endpoint ({err})"
         ) from None
-    return LLMClient(settings, open_cache(None))
+    return LLMClient(settings, open_cache(None, batch_out=settings.batch_out))
 
 
 class _DirectRun:
@@ -198,7 +198,9 @@ class _Echo:
         return ItemResult.answered(item, str(state))
 
 
-def import_rounds(answers: Path, cache: Any, run: Callable[[], Any], *, rounds: int = 20) -> Any:
+def import_rounds(
+    answers: Path | Sequence[Path], cache: Any, run: Callable[[], Any], *, rounds: int = 20
+) -> Any:
     """Import an answers file that holds several batch rounds of one run (a conversation's
     turns): ``run()`` (the run with its ``batch_out``, which records the next round's pending
     requests in ``cache``) and ``import_results`` alternate until no more answers can be
@@ -207,8 +209,10 @@ def import_rounds(answers: Path, cache: Any, run: Callable[[], Any], *, rounds: 
 
     Parameters
     ----------
-    answers : Path
-        The Batch API output file (every round's answers, in any order).
+    answers : Path or sequence of Path
+        The Batch API output file (every round's answers, in any order), or several such
+        files (a run's rounds recorded apart), imported together each round; a problem
+        then names its file.
     cache : LLMCache
         The cache the run writes its pending requests to.
     run : callable
@@ -216,12 +220,19 @@ def import_rounds(answers: Path, cache: Any, run: Callable[[], Any], *, rounds: 
     rounds : int
         At most this many rounds.
     """
-    from beliefgraph.parsers.llm import import_results
+    from beliefgraph.parsers.llm import ImportReport, import_results
 
-    report, stored = None, -1
+    files = [Path(answers)] if isinstance(answers, str | Path) else [Path(a) for a in answers]
+    report, stored = ImportReport(), -1
     for _ in range(rounds):
         run()
-        report = import_results(answers, cache)
+        report = ImportReport()
+        for path in files:
+            one = import_results(path, cache)
+            where = f"{path.name}: " if len(files) > 1 else ""
+            report.stored += one.stored
+            report.failures += [(n, cid, where + why) for n, cid, why in one.failures]
+            report.problems += [(n, cid, where + why) for n, cid, why in one.problems]
         if not report.problems or report.stored == stored:  # all stored, or no round left
             break
         stored = report.stored

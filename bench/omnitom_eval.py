@@ -351,16 +351,20 @@ def agreement(gold_path: Path) -> list[str]:
 
 
 # -- Stage 1: where the rows come from, and why rows miss -----------------------------------
-VARIANTS = {  # name -> (proposals used, graph rows added, perception check, whose words first)
-    "graph": (False, "all", False, "graph"),
-    "proposals": (True, "none", False, "proposals"),
-    "proposals, perception": (True, "none", True, "proposals"),
-    "proposals, perception, graph tracked": (True, "tracked", True, "proposals"),
-    "proposals, perception, graph all": (True, "all", True, "proposals"),
-    "graph tracked, then proposals": (True, "tracked", True, "graph"),
-    "graph all, then proposals": (True, "all", True, "graph"),
-    "auto, perception": (True, "auto", True, "proposals"),
-    "auto: graph where it tracks a false belief": (True, "auto", False, "proposals"),
+VARIANTS = {  # name -> (proposals used, merge_proposals settings)
+    "graph": (False, {}),
+    "proposals": (True, {"add": "none"}),
+    "proposals, perception": (True, {"add": "none", "perception": True}),
+    "proposals, perception, graph tracked": (True, {"add": "tracked", "perception": True}),
+    "graph tracked, then proposals": (
+        True,
+        {"add": "tracked", "perception": True, "first": "graph"},
+    ),
+    "auto, no scenes": (True, {"scenes": False}),
+    "auto, perception": (True, {"perception": True}),
+    "auto, propagated": (True, {"propagate": True}),
+    "auto, perception, propagated": (True, {"perception": True, "propagate": True}),
+    "auto: graph where it tracks a false belief": (True, {}),
 }
 NEAR = 0.3
 """Content-word Dice above which an unmatched predicted row and an unmatched gold row of one
@@ -401,11 +405,11 @@ def stage1_study(gold_path: Path, parser: str | None) -> list[str]:
                 print(f"story {s.story_id}: left out, no proposals ({type(err).__name__})")
                 continue
         gold = list(s.beliefs)
-        for name, (use, add, perceive, first) in VARIANTS.items():
+        for name, (use, settings) in VARIANTS.items():
             if use and read is None:
                 continue
             table = (
-                merge_proposals(graph, extracted, read, add=add, perception=perceive, first=first)
+                merge_proposals(graph, extracted, read, **settings)
                 if use and read is not None
                 else None
             )

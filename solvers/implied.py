@@ -73,15 +73,21 @@ class Implied:
 
 
 def evidence_steps(timeline: Timeline, sentences: Iterable[int]) -> list[Step]:
-    """The steps whose events were read from ``sentences`` (0-based indices)."""
+    """The steps whose events were read from ``sentences`` (0-based indices) and that someone
+    perceived or took part in: a narrated background nobody perceives ("the day is sunny")
+    is the narrator's, and says nothing about who could have drawn the belief from it."""
     wanted = set(sentences)
-    return [s for s in timeline.steps if s.event.sentence_index in wanted]
+    return [
+        s
+        for s in timeline.steps
+        if s.event.sentence_index in wanted and (s.perceivers or s.event.actors)
+    ]
 
 
 def perceived_evidence(timeline: Timeline, holder: str, sentences: Iterable[int]) -> bool:
     """Whether ``holder`` perceived an event of the evidence ``sentences`` (or took part).
 
-    Evidence that yields no event cannot be checked and counts as perceived.
+    Evidence that yields no event anybody perceived cannot be checked and counts as perceived.
 
     Examples
     --------
@@ -160,7 +166,7 @@ def _propagate(
             continue
         actor = ib.holders[0]
         # What the actor did or said shows their own state to those who perceived it.
-        acts = [s for s in evidence_steps(timeline, ib.evidence) if actor in s.event.actors]
+        acts = [s for s in evidence_steps(timeline, ib.evidence) if _acts(s, actor)]
         for other in actors:
             if other == actor:
                 continue
@@ -183,3 +189,18 @@ def _propagate(
                 )
             )
     return out
+
+
+def _acts(step: Step, actor: str) -> bool:
+    """Whether ``actor`` does or says something in ``step`` (an act narrated of them too:
+    "Ann eats the pie")."""
+    e, p = step.event, step.event.proposition
+    if actor in e.actors:
+        return True
+    return (
+        e.kind == "narrate"
+        and p is not None
+        and p.subject == actor
+        and p.content_type == "Action/Event"
+        and not p.negated
+    )

@@ -26,6 +26,8 @@ perception model's usual rules decide who knows them:
 Both steps read only the parse's events (a rules parse or an LLM parse alike); the story's
 events keep their order and are renumbered 1, 2, ... as the timeline expects.
 
+"Notices the change (damage, swap, mess ...)" names no thing: it perceives the latest change.
+
 Limits: the verb lists are closed (a change verb outside them leaves no state); a pronoun is
 resolved to the last thing named in its sentence only; a trace is recognised by a shared
 head noun, so "sees the field" would show a change to "the cornfield" only if the parse
@@ -35,7 +37,7 @@ names it "the field" too.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from beliefgraph.models import Event, ParsedStory, Proposition, Sentence
 
@@ -67,13 +69,15 @@ RESULT_STATES: dict[str, str] = {
     "turn off": "off", "switch off": "off", "turn on": "on", "switch on": "on",
     "go out": "out", "run out": "gone", "go off": "off", "dry up": "dry",
     "overgrow": "overgrown", "grow": "grown", "rise": "risen", "drop": "dropped",
-    "repair": "repaired", "fix": "fixed", "mend": "mended", "prepare": "prepared",
+    "repair": "repaired", "fix": "fixed", "mend": "mended",
     "snap": "snapped", "snap off": "snapped off", "wash away": "washed away",
     "wash": "washed", "untie": "untied", "dilute": "diluted", "cut": "cut", "tip over":
     "tipped over", "blow away": "blown away", "sweep away": "swept away",
     "carry away": "carried away", "drift away": "drifted away", "dry out": "dry",
     "cool down": "cold", "heat up": "hot", "warm up": "warm", "break down": "broken",
     "infest": "infested", "trample": "trampled", "chew": "chewed", "peck": "pecked",
+    "weaken": "weakened", "corrupt": "corrupted", "pollute": "polluted", "nibble": "nibbled",
+    "unplug": "unplugged", "disconnect": "disconnected",
 }  # fmt: skip
 """A change-of-state verb (its lemma, particle included) -> the state it leaves its thing in."""
 
@@ -95,6 +99,8 @@ _PERCEIVE = _w(
 )
 """Verbs of perceiving: the actor learns what the perceived thing shows."""
 
+_CHANGE = _w("change damage effect difference swap switch mess accident mix-up replacement")
+"""Nouns that name a change itself: perceiving one perceives the latest change."""
 _PRONOUNS = frozenset(("it", "them", "its", "their", "they", "this", "that"))
 _DETERMINERS = _w(
     "a an the his her its their my our your this that these those all some any every each "
@@ -224,8 +230,14 @@ def outcome_of(p: Proposition, last_thing: str | None) -> list[tuple[str, str]]:
                     None)  # fmt: skip
     if particle and f"{verb} {particle}" in RESULT_STATES:
         verb = f"{verb} {particle}"
+    if value.lower().startswith("to "):
+        return []  # "prepares to carve": an aim, not a change
     if verb in _CAUSATIVE and value:
         return _caused(value, last_thing)
+    if verb == "replace":
+        swapped = _replaced(value, last_thing)
+        if swapped:
+            return swapped
     state = RESULT_STATES.get(verb)
     if state is None:
         return []
@@ -236,6 +248,29 @@ def outcome_of(p: Proposition, last_thing: str | None) -> list[tuple[str, str]]:
     else:
         thing = _noun_phrase(value)
     return [(thing, state)] if thing else []
+
+
+def _replaced(value: str, last_thing: str | None) -> list[tuple[str, str]]:
+    """ "the ripe watermelon with an underripe one", "the flower with a common flower": the
+    thing now has the replacement's description; [] when no adjective describes it ("the
+    jar with a jar containing sultanas")."""
+    m = re.match(r"(?P<old>.+?)\s+with\s+(?P<new>.+)$", value.strip().rstrip("."))
+    if m is None:
+        return []
+    thing = last_thing if _pronoun_object(m["old"]) else _noun_phrase(m["old"])
+    words: list[str] = []
+    for w in _words(m["new"]):
+        if w in ("that", "which", "who") or w in _PREPOSITIONS or w.endswith("ing"):
+            break
+        if (
+            w not in _DETERMINERS
+            and w not in _ADVERBS
+            and not w.endswith("ly")
+            and w not in ("yet", "and", "but")
+        ):
+            words.append(w)
+    described = words[:-1]  # the last word is the replacement's noun, or "one"
+    return [(thing, " ".join(described))] if thing and described else []
 
 
 def _caused(value: str, last_thing: str | None) -> list[tuple[str, str]]:
@@ -261,13 +296,37 @@ def _caused(value: str, last_thing: str | None) -> list[tuple[str, str]]:
         if verb not in RESULT_STATES:
             verb = _lemma(m["verb"].split()[0])
         thing = thing_of(m["thing"])
-        return [(thing, RESULT_STATES[verb])] if thing and verb in RESULT_STATES else []
-    # "leaving the pot empty", "making them unsuitable": a thing, then a state word.
-    m = re.match(r"(?P<thing>.+?)\s+(?P<state>(?:(?:less|more|too|very)\s+)?\S+)$", text)
-    if m is None or _words(m["state"])[-1] not in _STATE_WORDS:
-        return []
-    thing = thing_of(m["thing"])
-    return [(thing, " ".join(_words(m["state"])))] if thing else []
+        if verb in RESULT_STATES:
+            return [(thing, RESULT_STATES[verb])] if thing else []
+    return _left_in(text, thing_of)
+
+
+_ADVERBS = _w("extremely very quite rather slightly severely badly completely totally utterly")
+_NEGATORS = ("no longer", "not")
+
+
+def _left_in(text: str, thing_of: Callable[[str], str | None]) -> list[tuple[str, str]]:
+    """ "the pot empty", "the water murky and polluted", "it extremely spicy", "them no
+    longer fresh": a thing, then the state it is left in, which opens with a state word, an
+    adverb of degree or a negation (after a pronoun, any adjective phrase)."""
+    words = text.split()
+    for k in range(1, len(words)):
+        rest = " ".join(words[k:]).lower()
+        head = _words(words[k])[:1]
+        opens = (
+            rest.startswith(_NEGATORS)
+            or (head and (head[0] in _STATE_WORDS or head[0] in _ADVERBS
+                          or head[0] in ("less", "more", "too")))
+            or (_pronoun_object(" ".join(words[:k])) and k == 1)
+        )  # fmt: skip
+        if not opens:
+            continue
+        thing = thing_of(" ".join(words[:k]))
+        state = " ".join(w for w in _words(rest) if w not in _ADVERBS)
+        if not thing or not state or state.split()[0] in _PREPOSITIONS - _PARTICLES:
+            return []
+        return [(thing, state)]
+    return []
 
 
 def _heads(text: str) -> set[str]:
@@ -318,9 +377,12 @@ def with_outcomes(story: ParsedStory) -> ParsedStory:
     traces: dict[int, set[str]] = {}
     last_thing: str | None = None
     given = {(e.kind, e.actors, e.proposition, e.sentence_index) for e in story.events}
+    sentence = -1
     for e in story.events:
         p = e.proposition
         new: list[Event] = []
+        if e.sentence_index != sentence:  # a pronoun refers within its own sentence
+            sentence, last_thing = e.sentence_index, None
         if e.kind == "narrate" and p is not None and p.subject not in actors:
             if p.key is not None and not e.perceivers:
                 states.append((e.sentence_index, p))  # the parse's own narrated state
@@ -328,8 +390,7 @@ def with_outcomes(story: ParsedStory) -> ParsedStory:
             else:
                 traces.setdefault(e.sentence_index, set()).add(_head(p.subject))
         for thing, state, by in _changes(e, p, last_thing, actors):
-            prop = Proposition(content_type="Contents/Physical State", subject=thing,
-                               relation="be", value=state)  # fmt: skip
+            prop = _state(thing, state)
             # The actor who made the change sees what it left, as do those present (the
             # perception model's rules for an observation); a change by no actor is narrated.
             kind = "observe" if by else "narrate"
@@ -340,10 +401,16 @@ def with_outcomes(story: ParsedStory) -> ParsedStory:
         if seen is not None:
             actor, what = seen
             named = _heads(what)
-            shown = [s for at, s in _current(states) if at < e.sentence_index
-                     and named & traces.get(at, set())]  # fmt: skip
+            # "Notices the change / the damage / the swap": the latest change is the one meant.
+            latest = max((at for at, _ in states if at < e.sentence_index), default=None)
+            shown = [
+                s
+                for at, s in _current(states)
+                if at < e.sentence_index
+                and (named & traces.get(at, set()) or (at == latest and named & _CHANGE))
+            ]
             new.extend(_derived(e, "observe", (actor,), s, (actor,)) for s in shown)
-        if p is not None:
+        if p is not None and not (p.subject == "world" and p.relation == "state"):
             last_thing = _last_thing(e, p, actors) or last_thing
         new = [x for x in new if _fresh(x, given)]
         if new:
@@ -351,6 +418,15 @@ def with_outcomes(story: ParsedStory) -> ParsedStory:
     if not added:
         return story
     return _renumbered(story, added)
+
+
+def _state(thing: str, state: str) -> Proposition:
+    """The state proposition: "no longer fresh" is "fresh", negated."""
+    negated = state.startswith(_NEGATORS)
+    for lead in _NEGATORS:
+        state = state.removeprefix(lead + " ")
+    return Proposition(content_type="Contents/Physical State", subject=thing, relation="be",
+                       value=state, negated=negated)  # fmt: skip
 
 
 def _current(states: list[tuple[int, Proposition]]) -> list[tuple[int, Proposition]]:
@@ -370,7 +446,10 @@ def _head(name: str) -> str:
 
 
 def _last_thing(e: Event, p: Proposition, actors: Sequence[str]) -> str | None:
-    for text in (p.value or "", e.obj or "", p.subject):
+    """The thing an event names last: an act's object, else its subject; a state's value is
+    no thing ("the painting is vibrant": the painting)."""
+    acted = p.content_type == "Action/Event" and not (p.value or "").lower().startswith("to ")
+    for text in (p.value if acted else "", e.obj or "", p.subject):
         if text and text not in actors:
             thing = _noun_phrase(text)
             if thing and thing.split()[0] not in _PRONOUNS:

@@ -8,23 +8,40 @@ The story can also say who missed what: a narrated "Mom did not hear Leo" (a neg
 ``hear``, ``see`` or ``notice`` of an actor) removes Mom from the perceivers of Leo's
 utterances (or, for seeing, of his events) in that sentence and the one before.
 
+Groups: an actor that names a group ("everyone", "everybody", "all of them", or a group the
+``PerceptionModel`` lists with its members, "the team": Ann, Bob) stands for its members.
+What the group perceives, each member with it perceives; a member's place follows the
+group's (the group enters, they enter) until the story moves the member on their own, and
+follows it again once the member is back where the group is. A member never perceives an
+event through the group unless the group perceived it.
+
+Scenes (``PerceptionModel.scenes``, for free text where nobody "enters" a room): an act
+narrated of someone on stage ("Dad nods", "the classmates laugh") is seen by everyone in
+their room, as an entry or a move is; a mental state or a fact about a person stays theirs.
+A sentence that opens with a jump in time or a new place ("The next day, ...", "Two weeks
+later, ...", "On Sunday night, ...", "Back at home, ...") after the story has begun starts a
+new scene: nobody is present until they take part in it (act, speak, are spoken to, or are
+narrated acting), and then they are there.
+
 Limits: one actor is in at most one room at a time; a room is visible as a whole (everyone
-in it sees every move in it); containers are closed unless the model says otherwise.
+in it sees every move in it); containers are closed unless the model says otherwise; a group
+named by a common noun ("the guests") has members only when the model lists them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from beliefgraph.models import BeliefModel, Event, ParsedStory, Proposition
 
-__all__ = ["PerceptionModel", "Reveal", "Step", "Timeline", "simulate"]
+__all__ = ["PerceptionModel", "Reveal", "Step", "Timeline", "groups_of", "simulate"]
 
 Variable = tuple[str, ...]
 Value = str | bool
@@ -44,6 +61,22 @@ class PerceptionModel(BeliefModel):
     where the marble sits in a closed box."""
     scene: str = Field(default="the room", min_length=1)
     """The room of a story that never names one."""
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Group actors and their members, as the story names them: ``{"the team": ("Ann",
+    "Bob")}`` or its items (kept as pairs, so the settings stay hashable). "Everyone",
+    "everybody" and "all of them" need no entry: their members are every actor of the story
+    that is not a group."""
+
+    @field_validator("groups", mode="before")
+    @classmethod
+    def _pairs(cls, v: object) -> object:
+        return tuple(v.items()) if isinstance(v, Mapping) else v
+
+    scenes: bool = False
+    """Free-text scenes: an act narrated of someone on stage is seen by those with them, and a
+    sentence opening with a jump in time or a new place starts a scene with nobody present
+    until they take part (module docstring). Off for the templated sets, whose rooms the
+    story names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +186,15 @@ class _Replay:
         self.unperceived = _unperceived(story)
         self.actors = frozenset(story.actors)
         self.observing = False  # the event being replayed only looks (observe, label)
+        self.groups = groups_of(story, model)
+        # members with their group: where it goes they go, what it perceives they perceive
+        self.following: dict[str, set[str]] = {
+            g: {m for m in members if self.rooms.get(m) == self.rooms.get(g)}
+            for g, members in self.groups.items()
+        }
+        self.offstage: set[str] = set()  # out of the scene since a scene break, until they act
+        self.sentence: int | None = None  # the sentence of the last event replayed
+        self.begun = False  # someone has taken part in an event (a scene can break)
 
     def run(self) -> Timeline:
         steps = [self._step(e) for e in self.story.events]
@@ -162,10 +204,70 @@ class _Replay:
     def _present(self, room: str | None) -> set[str]:
         return {a for a, r in self.rooms.items() if r is not None and r == room}
 
+    # -- groups and scenes ---------------------------------------------------------------
+    def _members(self, names: set[str] | frozenset[str]) -> set[str]:
+        """The members with each group among ``names``."""
+        return {m for g in names if g in self.following for m in self.following[g]}
+
+    def _carry(self, actors: tuple[str, ...]) -> None:
+        """Members go where their group goes (the group's place was just set)."""
+        for g in actors:
+            for m in self.following.get(g, ()):
+                if m not in actors:
+                    self.rooms[m] = self.rooms[g]
+                    self.last_room[m] = self.last_room[g]
+                    self.offstage.discard(m)
+
+    def _regroup(self, e: Event) -> None:
+        """A member moved on their own leaves the group's company, or rejoins it when the
+        move brings them where the group is."""
+        if e.kind in ("tell", "narrate"):
+            return
+        for g, members in self.groups.items():
+            if g in e.actors:
+                continue
+            for m in members.intersection(e.actors):
+                here = self.rooms.get(m)
+                if here is not None and here == self.rooms.get(g):
+                    self.following[g].add(m)
+                else:
+                    self.following[g].discard(m)
+
+    def _scene(self, e: Event) -> None:
+        """A sentence opening with a jump in time or a new place starts a new scene."""
+        if e.sentence_index != self.sentence:
+            self.sentence = e.sentence_index
+            text = self._sentence_text(e)
+            if self.begun and _SCENE_BREAK.match(text):
+                self.offstage = {a for a, r in self.rooms.items() if r is not None}
+                for a in self.offstage:
+                    self.rooms[a] = None
+        if e.actors or e.hearers:
+            self.begun = True
+
+    def _sentence_text(self, e: Event) -> str:
+        i = e.sentence_index
+        if 0 <= i < len(self.story.sentences) and self.story.sentences[i].index == i:
+            return self.story.sentences[i].text
+        return e.sentence
+
+    def _on_stage(self, names: tuple[str, ...] | list[str], room: str | None) -> None:
+        """Whoever takes part in the new scene is in it."""
+        for a in names:
+            if a in self.offstage:
+                self.offstage.discard(a)
+                self.rooms[a] = self.last_room[a] = room or self.scene
+
     def _room_of_container(self, container: str, fallback: str | None) -> str | None:
         if container not in self.container_rooms and fallback is not None:
-            self.container_rooms[container] = fallback
-            self.placed.append(container)  # "there is a box in the room", seen by those there
+            where = self.world.get((container, "in"))
+            if isinstance(where, str):
+                # The story placed it ("the package is on the doorstep"): it stays there, in
+                # the room of the place that holds it when that place has one.
+                self.container_rooms[container] = self.container_rooms.get(where, fallback)
+            else:
+                self.container_rooms[container] = fallback
+                self.placed.append(container)  # "there is a box in the room", seen there
         return self.container_rooms.get(container, fallback)
 
     def _actor_room(self, e: Event) -> str | None:
@@ -263,7 +365,11 @@ class _Replay:
         # A look changes nothing: a state seen that differs from the one the world holds
         # is another description of it, not a change ("very big", then seen "huge").
         self.observing = e.kind in ("observe", "label")
+        if self.model.scenes:
+            self._scene(e)
         perceivers, room = handler(self, e, changed, reveals)
+        if self.groups:
+            self._regroup(e)
         for container in self.placed:
             there = _located(container, self.container_rooms[container])
             self._set(there, changed)
@@ -273,7 +379,11 @@ class _Replay:
         reveals.extend(self._states_ended(reveals))
         if e.perceivers is not None:  # the parser knew better
             perceivers = set(e.perceivers)
-        perceivers -= self.unperceived.get(e.id, frozenset())
+        missed = self.unperceived.get(e.id, frozenset())
+        if self.groups:  # what a group perceives (or misses), its members with it do
+            perceivers |= self._members(perceivers)
+            missed |= self._members(missed) - set(e.actors)  # a speaker is not his audience
+        perceivers -= missed
         update: dict[str, object] = {"perceivers": tuple(sorted(perceivers))}
         if e.kind in ("enter", "exit"):
             update["room"] = room  # "Sally goes out" leaves the room she was in
@@ -313,7 +423,15 @@ class _Replay:
                     out.append(self._reveal(twin))
             for old in self.emptied.pop(obj, ()):
                 if (old, "contains") not in have and (old, "contains") in self.props:
-                    out.append(Reveal((old, "contains"), None, self.props[(old, "contains")]))
+                    # What ends is the container holding this thing, not the first contents
+                    # the story gave it (``props`` keeps a variable's first wording).
+                    held = Proposition(
+                        content_type="Contents/Physical State",
+                        subject=old,
+                        relation="contains",
+                        value=obj,
+                    )
+                    out.append(Reveal((old, "contains"), None, held))
         self.emptied.clear()
         return out
 
@@ -362,6 +480,8 @@ class _Replay:
         for a in e.actors:
             self.rooms[a] = room
             self.last_room[a] = room
+            self.offstage.discard(a)
+        self._carry(e.actors)
         self.scene = room
         perceivers = self._present(room)
         for a in sorted(perceivers):  # entrants see who is there, and are seen
@@ -388,6 +508,7 @@ class _Replay:
             self.rooms[a] = None
             reveals.append(self._unset(_located(a, room or self.scene), changed))
             reveals.append(self._action(_did(a, "leave", room), changed))
+        self._carry(e.actors)  # the group's members leave with it, seen as the group's leaving
         return perceivers, room
 
     def _in_place(self, e: Event, changed: set[Variable], reveals: list[Reveal]) -> _Outcome:
@@ -403,6 +524,9 @@ class _Replay:
             if self.rooms.get(a) is None:
                 self.rooms[a] = room
                 self.last_room[a] = room
+            self.offstage.discard(a)
+        if e.room:
+            self._carry(e.actors)
         _ACTIONS[e.kind](self, e, room, changed, reveals)
         return self._present(room), room
 
@@ -480,6 +604,9 @@ class _Replay:
                     )
 
     def _tell(self, e: Event, changed: set[Variable], reveals: list[Reveal]) -> _Outcome:
+        if self.offstage and not e.private:  # speaking to someone in a new scene is being there
+            here = next((self.rooms[a] for a in e.actors if self.rooms.get(a)), None)
+            self._on_stage([*e.actors, *e.hearers], here or e.room or self.scene)
         room = self._actor_room(e)
         if e.private:
             perceivers = {*e.actors, *e.hearers}
@@ -537,6 +664,12 @@ class _Replay:
                 # in hand, a bite under a shirt) is for the parse to say (perceivers).
                 if p.subject in self.rooms:
                     perceivers = {p.subject}
+                    if self.model.scenes and p.content_type == "Action/Event" and not p.negated:
+                        # An act ("Dad nods", "the classmates laugh") is seen by those there.
+                        self._on_stage([p.subject], None)
+                        if self.rooms.get(p.subject) is not None:
+                            room = self.rooms[p.subject]
+                            perceivers |= self._present(room)
                 reveals.append(self._reveal(p))
         return perceivers, room
 
@@ -596,6 +729,59 @@ def _unperceived(story: ParsedStory) -> dict[int, frozenset[str]]:
 
 
 _SENSES = frozenset({"hear", "see", "notice"})
+_EVERYONE = re.compile(
+    r"(?i)^(?:every(?:one|body)|all(?: of (?:them|us))?|all the others|the others|the rest"
+    r"(?: of (?:them|us))?)(?:\s|$)"
+)
+"""Names of a group whose members are everybody else in the story ("everyone in the office")."""
+_SCENE_BREAK = re.compile(
+    r"(?i)^\W*(?:(?:the\s+)?(?:next|following)\s+(?:day|morning|afternoon|evening|night|week|"
+    r"weekend|month|year)|(?:a|an|one|two|three|four|five|six|seven|a\s+few|several|some)\s+"
+    r"(?:\w+\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?)\s+later|later\s+that\s+"
+    r"(?:day|morning|afternoon|evening|night|week)|(?:that|one)\s+(?:day|morning|afternoon|"
+    r"evening|night)|on\s+(?:a\s+)?(?:\w+\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)s?(?:\s+(?:morning|afternoon|evening|night))?|back\s+(?:at|in)\s+"
+    r"(?:the\s+)?\w+)\s*,"
+)
+"""A sentence opening with a jump in time or a change of place: a new scene."""
+
+
+def _key(name: str) -> str:
+    words = name.replace("\u2019", "'").lower().split()
+    return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+def groups_of(story: ParsedStory, model: PerceptionModel) -> dict[str, frozenset[str]]:
+    """The story's group actors and their members (``PerceptionModel.groups``, and every
+    "everyone"-like actor, whose members are the story's actors that are not groups).
+
+    Names are matched as the story spells them, case and a leading "the" aside.
+
+    Examples
+    --------
+    >>> s = ParsedStory(text="", sentences=(), events=(), actors=("Ann", "Bob", "everyone"))
+    >>> sorted(groups_of(s, PerceptionModel())["everyone"])
+    ['Ann', 'Bob']
+    >>> m = PerceptionModel(groups={"the team": ("ann", "Carl")})
+    >>> t = ParsedStory(text="", sentences=(), events=(), actors=("Ann", "Bob", "team"))
+    >>> groups_of(t, m)
+    {'team': frozenset({'Ann'})}
+    """
+    spelled = {_key(a): a for a in story.actors}
+    out: dict[str, frozenset[str]] = {}
+    for group, members in model.groups:
+        name = spelled.get(_key(group))
+        if name is not None:
+            out[name] = frozenset(
+                spelled[_key(m)] for m in members if _key(m) in spelled and spelled[_key(m)] != name
+            )
+    everyone = [a for a in story.actors if _EVERYONE.match(a) and a not in out]
+    individuals = frozenset(a for a in story.actors if a not in out and a not in everyone)
+    for g in everyone:
+        out[g] = individuals
+    return out
+
+
 _CLOSED_WORDS = frozenset({"closed", "shut", "locked", "sealed"})
 
 

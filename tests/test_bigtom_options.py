@@ -108,6 +108,7 @@ def _narrated(graph: BeliefGraph) -> list[int]:
     [
         ("Maya sees the flooded flowerbed.", True),  # a thing the change acted on
         ("Maya notices the strong wind.", True),  # what brought the change about
+        ("Maya notices the damage.", True),  # a noun naming the change itself: the latest
         ("Maya does not see the flooded flowerbed.", False),
         ("Maya sees a bird.", False),  # nothing the change touched
     ],

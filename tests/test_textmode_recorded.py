@@ -70,18 +70,16 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
 
 def _replay(out: dict[str, dict[str, Any]], tmp_path_factory: pytest.TempPathFactory) -> None:
     for kind, names in SAMPLE["runs"].items():
-        # every round's answers: textmode_<kind>.answers.jsonl, textmode_<kind>_r2..., as one
+        # every round's answers: textmode_<kind>.answers.jsonl, textmode_<kind>_r2..., together
         files = sorted(RECORDED.glob(f"textmode_{kind}*.answers.jsonl"))
         if not files:
             continue
         tmp = tmp_path_factory.mktemp(kind)
-        answers = tmp / "answers.jsonl"
-        answers.write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
         cache = tmp / "cache.sqlite3"
         llm = {"model": SAMPLE["model"], "batch_out": str(tmp / "requests.jsonl"),
                "cache": str(cache)}  # fmt: skip
         written = {name: _run(kind, name, llm).llm_deferred for name in names}
-        report = import_rounds(answers, LLMCache(cache), functools.partial(_run_all, kind, llm))
+        report = import_rounds(files, LLMCache(cache), functools.partial(_run_all, kind, llm))
         assert not report.problems, report.problems  # every line was asked for by some round
         left = {**llm, "batch_out": str(tmp / "left.jsonl")}
         out[kind] = {name: (_run(kind, name, left), written[name]) for name in names}

@@ -33,11 +33,11 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from beliefgraph.grounding.models import Holding
 from beliefgraph.grounding.tokens import content_tokens
-from beliefgraph.models import BeliefModel
+from beliefgraph.models import Belief, BeliefModel, How, ImpliedBelief, Proposition
 from beliefgraph.text import numbered
 
 from .extract import contested_variables
@@ -47,19 +47,22 @@ from .records import WORLD, OmniRow, is_world
 if TYPE_CHECKING:
     from beliefgraph.graph import BeliefGraph
 
-    from .extract import ExtractedRow
+    from .extract import ExtractedRow, Nested
     from .labeler import Labeler
 
 __all__ = [
     "PROMPT_VERSION",
     "SYSTEM_PROMPT",
+    "Admitted",
     "BeliefProposals",
     "Merged",
     "Proposal",
     "Proposer",
+    "admit",
     "merge_proposals",
     "owned_things",
     "proposal_messages",
+    "resolve_actor",
     "stage1_table",
 ]
 
@@ -223,7 +226,17 @@ First = Literal["proposals", "graph"]
 """Whose row is kept where a proposal and a graph row say the same."""
 
 _PERCEIVED = ("saw", "heard")
-"""The ways of coming by a belief that need the holder to perceive its sentences."""
+"""The ways of coming by a belief that claim the holder perceived its sentences."""
+
+_HOW: dict[str, How] = {
+    "narrated": "implied",  # the narrator states the holder's own mind
+    "saw": "saw",
+    "heard": "told",
+    "remembers": "remembers",
+    "inferred": "inferred",
+    "imagined": "imagined",
+}
+"""A proposal's ``how`` in the graph's terms (``ImpliedBelief.how``)."""
 
 
 class Merged(BeliefModel):
@@ -232,9 +245,94 @@ class Merged(BeliefModel):
     rows: list[OmniRow] = Field(default_factory=list)
     """World facts first, then each actor's rows (first mention order)."""
     sources: list[str] = Field(default_factory=list)
-    """Per row: ``proposal`` or ``graph``."""
+    """Per row: ``proposal`` (a proposal, rendered from its graph belief), ``propagated`` (a
+    belief the graph propagated from one: a witness's view of the holder's mind) or
+    ``graph`` (the graph's own row)."""
     rejected: list[str] = Field(default_factory=list)
     """Each proposal the graph ruled out, and why."""
+    flagged: list[str] = Field(default_factory=list)
+    """Each proposal kept although its holder perceived none of its evidence (the
+    ``inference_evidence`` axiom's objection, or a seen or heard claim the perception model
+    does not bear out), and why."""
+
+
+class Admitted(BeliefModel):
+    """The proposals as graph beliefs: the story's graph with each held one as an implied
+    belief (``ParsedStory.implied``), typed, checked against perception and propagated."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    graph: Any
+    """The ``BeliefGraph`` of the parse with the proposals' implied beliefs added."""
+    index: list[int | None]
+    """Per proposal: its position in ``graph.implied.proposed`` (None: a world fact, or a
+    proposal that cites no sentence, which has no evidence to hold it by)."""
+    spelled: dict[str, str]
+    """Graph actor -> the name the proposals give it (the story's own spelling)."""
+
+
+def admit(graph: BeliefGraph, proposals: BeliefProposals, *, scenes: bool = True) -> Admitted:
+    """Each proposal held by someone enters the graph as an implied belief.
+
+    The holder chain is read as the story's actors (a title or a trailing phrase aside:
+    "Minister Old Chen" is Old Chen, "everyone in the company" is everyone); the innermost
+    proposition is read by the rules parser where it can (a location, a want), otherwise
+    kept as the proposal's words with its content type read off them; its evidence is the
+    proposal's sentences and ``how`` its ``how``. The graph is the parse's, replayed again
+    (with ``scenes`` on: who is present at a narrated act sees it; groups stand for their
+    members) with these beliefs added, so the engine types them (Inference and Implicit for
+    an inferred one), checks that their holder perceived their evidence
+    (``graph.implied.supported``; for an inferred one the ``inference_evidence`` axiom
+    reports a holder who did not) and propagates an actor's own state to those who saw what
+    the actor did.
+
+    Examples
+    --------
+    >>> from beliefgraph import track
+    >>> g = track("Ann and Bob are in the kitchen. Bob leaves the kitchen. Ann eats the pie.")
+    >>> read = BeliefProposals.model_validate({"rows": [
+    ...     {"holders": ["Ann"], "belief": "Ann wants more pie", "sentences": [3],
+    ...      "how": "narrated"},
+    ...     {"holders": ["Bob"], "belief": "Ann ate the pie", "sentences": [3],
+    ...      "how": "inferred"}]})
+    >>> a = admit(g, read)
+    >>> [(b.holders, b.mental_source) for b in a.graph.implied.proposed]
+    [(('Ann',), 'Inference'), (('Bob',), 'Inference')]
+    >>> a.graph.implied.supported  # Bob had left: he perceived none of sentence 3
+    (True, False)
+    """
+    from beliefgraph.graph import BeliefGraph
+
+    from .protocol import read_belief
+
+    actors = list(graph.actors)
+    implied = list(graph.story.implied)
+    index: list[int | None] = []
+    spelled: dict[str, str] = {}
+    for p in proposals.rows:
+        chain = tuple(resolve_actor(h, actors) or h for h in p.holders)
+        if not chain or not p.sentences:
+            index.append(None)
+            continue
+        for given, actor in zip(p.holders, chain, strict=True):
+            spelled.setdefault(actor, given)
+        inner = _inner(chain, p.belief, actors)
+        _, _, props, _ = read_belief(graph, WORLD, inner)
+        proposition = props[0] if props else _worded(inner, actors)
+        index.append(len(implied))
+        implied.append(
+            ImpliedBelief(
+                holders=chain,
+                proposition=proposition,
+                wording=p.belief,
+                evidence=tuple(sorted({n - 1 for n in p.sentences})),
+                how=_HOW[p.how],
+            )
+        )
+    story = graph.story.model_copy(update={"implied": tuple(implied)})
+    perception = graph.perception.model_copy(update={"scenes": scenes})
+    again = BeliefGraph(story, perception=perception, trust=graph.trust, max_order=graph.max_order)
+    return Admitted(graph=again, index=index, spelled=spelled)
 
 
 def merge_proposals(
@@ -245,8 +343,15 @@ def merge_proposals(
     add: Graph = "auto",
     perception: bool = False,
     first: First = "proposals",
+    propagate: bool = False,
+    scenes: bool = True,
 ) -> Merged:
-    """The Stage 1 table: the proposals the graph admits, with the graph's rows they miss.
+    """The Stage 1 table: the proposals as graph beliefs, with the graph's rows they miss.
+
+    Every proposal held by someone enters the graph as an implied belief (``admit``) and
+    its row is rendered from that belief: the holder chain (as the story names its actors)
+    and the proposition in the proposal's minimal words, a nested one in the release's
+    "B thinks" form. World facts (no holder) are narration and are listed as proposed.
 
     Parameters
     ----------
@@ -264,19 +369,25 @@ def merge_proposals(
         graph's rows stand for them); elsewhere none. ``tracked``: the rows about what the
         graph tracks (where things and people are, what containers hold, and the nested
         beliefs about them); ``all``: every row; ``none``: none.
+    perception : bool
+        Leave out (with the reason) a proposal that says its holder saw or heard it although
+        the perception model has the holder perceive none of its evidence. Off by default
+        (docs/llm.md): such proposals are kept and ``flagged``, as is every one the
+        ``inference_evidence`` axiom objects to.
     first : {"proposals", "graph"}
         Whose wording stands where a proposal and a graph row say the same.
-    perception : bool
-        Off by default: on the dev stories it ruled out as many proposals the gold lists as
-        it rightly removed, and lowered one half's F1 (docs/llm.md). When on: rule out a
-        proposal its holder could not have perceived (one that says the holder saw or heard
-        it, whose sentences all narrate events the perception model gave perceivers, none
-        of them the holder).
+    propagate : bool
+        Also list what the graph propagated from the proposals: an actor's own intention or
+        feeling, held by each other actor who perceived what the actor did or said in its
+        evidence ("Bob | Ann wants more pie"). Off by default (docs/llm.md).
+    scenes : bool
+        Replay the story with ``PerceptionModel.scenes`` for these checks.
 
     Returns
     -------
     Merged
-        The rows, where each came from, and the proposals ruled out (with the reason).
+        The rows, where each came from, the proposals ruled out and those flagged (with
+        the reason).
 
     Examples
     --------
@@ -287,18 +398,22 @@ def merge_proposals(
     ...     {"holders": [], "belief": "Ann puts the apple in the box", "sentences": [3]},
     ...     {"holders": ["Bob"], "belief": "The apple is in the box", "sentences": [3],
     ...      "how": "saw"}]})
-    >>> [(r.actor, r.belief) for r in merge_proposals(g, [], read).rows]
-    [('world', 'Ann puts the apple in the box'), ('Bob', 'The apple is in the box')]
-    >>> m = merge_proposals(g, [], read, perception=True)
+    >>> m = merge_proposals(g, [], read)
     >>> [(r.actor, r.belief) for r in m.rows]
-    [('world', 'Ann puts the apple in the box')]
-    >>> m.rejected[0]
+    [('world', 'Ann puts the apple in the box'), ('Bob', 'The apple is in the box')]
+    >>> m.flagged[0]
     "Bob: 'The apple is in the box': Bob perceived none of sentence 3 (saw)"
+    >>> m = merge_proposals(g, [], read, perception=True)
+    >>> [(r.actor, r.belief) for r in m.rows], m.rejected == m.flagged
+    ([('world', 'Ann puts the apple in the box')], True)
     """
     names = {_name_key(a): a for a in graph.actors}
-    seen_by = _perceivers(graph)
+    admitted = admit(graph, proposals, scenes=scenes)
+    held = admitted.graph
     out: list[tuple[str, OmniRow]] = []
     rejected: list[str] = []
+    flagged: list[str] = []
+    kept: set[int] = set()
 
     def add_graph_rows() -> None:
         for x in rows:
@@ -307,37 +422,56 @@ def merge_proposals(
             if not any(_same(x.row, other, loose=True) for src, other in out if src != "graph"):
                 out.append(("graph", x.row))
 
+    def spell(name: str) -> str:  # as the graph spells it, else as the proposals do
+        return names.get(_name_key(name), name)
+
     owned: list[str] = []  # what the graph tracks against a false belief: its rows stand
     if add == "auto":
         owned = owned_things(graph)
         add, first = ("all", "graph") if owned else ("none", first)
     if add != "none" and first == "graph":
         add_graph_rows()
-    for p in proposals.rows:
-        holders = [names.get(_name_key(h), h) for h in p.holders]
+    for p, k in zip(proposals.rows, admitted.index, strict=True):
+        holders = [spell(h) for h in p.holders]
+        who = holders[0] if holders else WORLD
         if (obj := next((o for o in owned if _mentions(p.belief, o)), None)) is not None:
-            who = holders[0] if holders else WORLD
             rejected.append(
                 f"{who}: {p.belief!r}: the graph tracks the {obj} against a false belief, so "
                 "its rows stand for it"
             )
             continue
-        if perception and holders and p.how in _PERCEIVED and p.sentences:
-            known = [seen_by[n] for n in p.sentences if seen_by.get(n)]
-            if len(known) == len(p.sentences) and not any(holders[0] in k for k in known):
+        if k is not None:
+            kept.add(k)  # in the table (or said there by an equal row): it may propagate
+        if k is None:  # narration (or nothing cited): listed as proposed
+            row = OmniRow(actor=who, belief=_nested(holders, p.belief), order=len(holders))
+        else:
+            belief = held.implied.proposed[k]
+            if not held.implied.supported[k]:
                 nums = ", ".join(str(n) for n in p.sentences)
-                rejected.append(
-                    f"{holders[0]}: {p.belief!r}: {holders[0]} perceived none of "
-                    f"sentence {nums} ({p.how})"
-                )
-                continue
-        actor = holders[0] if holders else WORLD
-        row = OmniRow(actor=actor, belief=_nested(holders, p.belief), order=len(holders))
+                why = f"{who}: {p.belief!r}: {who} perceived none of sentence {nums} ({p.how})"
+                flagged.append(why)
+                if perception and p.how in _PERCEIVED:
+                    rejected.append(why)
+                    kept.discard(k)
+                    continue
+            row = _rendered(belief, holders)
         # Across sources as loosely as the matcher pairs rows; among the proposals only the
         # same content words (the model lists distinct beliefs in close words).
-        if any(_same(row, other, loose=src != "proposal") for src, other in out):
+        if any(_same(row, other, loose=src == "graph") for src, other in out):
             continue
         out.append(("proposal", row))
+    if propagate:
+        # Only from the proposals the table keeps: one the graph's rows stand for (or one
+        # left out) says nothing through a witness either.
+        mine = {
+            (held.implied.proposed[k].holders[0], held.implied.proposed[k].wording) for k in kept
+        }
+        for b in held.implied.propagated:
+            if (b.holders[1], b.wording) not in mine:
+                continue  # propagated from the parse's own implied beliefs, or a left-out one
+            row = _rendered(b, [spell(admitted.spelled.get(h, h)) for h in b.holders])
+            if not any(_same(row, other, loose=True) for _, other in out):
+                out.append(("propagated", row))
     if add != "none" and first == "proposals":
         add_graph_rows()
     # World facts first, then each actor in first-mention order; a group keeps its order.
@@ -346,7 +480,78 @@ def merge_proposals(
             for a, i in first.items()}  # fmt: skip
     ordered = sorted(out, key=lambda sr: rank[sr[1].actor])
     return Merged(
-        rows=[r for _, r in ordered], sources=[src for src, _ in ordered], rejected=rejected
+        rows=[r for _, r in ordered],
+        sources=[src for src, _ in ordered],
+        rejected=rejected,
+        flagged=flagged,
+    )
+
+
+def _rendered(belief: Belief, holders: Sequence[str]) -> OmniRow:
+    """A proposal's graph belief as a row: its holder chain as the story spells it, and its
+    words. A proposal's words are already the release's row text about the innermost mind
+    ("Bob wants to leave", "Bob knows that ..."), unlike a parse's implied belief, whose
+    words are the bare proposition that ``extract.phrase`` nests; they get "B thinks" only
+    where they do not name B."""
+    return OmniRow(
+        actor=holders[0], belief=_nested(holders, belief.wording or ""), order=len(holders)
+    )
+
+
+def resolve_actor(name: str, actors: Sequence[str]) -> str | None:
+    """The story actor a holder name stands for, or None.
+
+    The same name (case, quotes, a leading "the" aside), else the one actor it ends with
+    after a title ("Minister Old Chen"), or begins with before a phrase ("everyone in the
+    company"), or whose name follows a possessive ("Xiao Wei's grandfather").
+
+    Examples
+    --------
+    >>> actors = ["Old Chen", "everyone", "grandfather", "Xiao Wei", "classmates"]
+    >>> [resolve_actor(n, actors) for n in ("minister Old Chen", "Everyone in the company",
+    ...  "Xiao Wei's grandfather", "The classmates", "Xiao", "Bob")]
+    ['Old Chen', 'everyone', 'grandfather', 'classmates', None, None]
+    """
+    key = _name_key(name)
+    bare = key.removeprefix("the ")
+    keys = {_name_key(a): a for a in actors}
+    for k in (key, bare):
+        if k in keys:
+            return keys[k]
+    if "'s " in bare:  # "xiao wei's grandfather": the possessed, if an actor
+        return keys.get(bare.rsplit("'s ", 1)[1])
+    ends = [a for k, a in keys.items() if bare.endswith(" " + k)]
+    starts = [a for k, a in keys.items() if bare.startswith(k + " ")]
+    found = ends if len(ends) == 1 else starts if len(starts) == 1 and not ends else []
+    return found[0] if found else None
+
+
+def _inner(chain: Sequence[str], text: str, actors: Sequence[str]) -> str:
+    """The innermost proposition of a nested proposal: its text after the "B thinks"
+    prefixes of its inner holders ("Bob thinks the ball is in the basket")."""
+    rest = text
+    for holder in chain[1:]:
+        m = _THINKS.match(rest)
+        if m is None or (resolve_actor(m["who"], actors) or m["who"]) != holder:
+            break
+        rest = m["rest"]
+    return rest
+
+
+_THINKS = re.compile(
+    r"^(?P<who>.+?)\s+(?:thinks|believes|knows|assumes|expects)(?:\s+that)?\s+(?P<rest>.+)$"
+)
+
+
+def _worded(text: str, actors: Sequence[str]) -> Proposition:
+    """A proposition no rule reads, kept in its words (its variable is the words) with the
+    content type its words show."""
+    from beliefgraph.grounding.reading import kind_of
+
+    kind = kind_of(text, frozenset(a.lower() for a in actors))
+    named = [a for a in actors if _mentions(text, a)]
+    return Proposition(
+        content_type=kind, subject=named[0] if named else WORLD, relation="hold", value=text
     )
 
 
@@ -356,9 +561,10 @@ def stage1_table(
     proposer: Proposer | None = None,
     labeler: Labeler | None = None,
     add: Graph = "auto",
+    nested: Nested = "contested",
 ) -> tuple[Merged, str | None]:
-    """A story's Stage 1 table: the graph's (``extract``), merged with the belief proposals
-    when a ``proposer`` is given.
+    """A story's Stage 1 table: the graph's (``extract``, listing ``nested`` beliefs as it
+    does), merged with the belief proposals when a ``proposer`` is given.
 
     Returns
     -------
@@ -378,7 +584,7 @@ def stage1_table(
 
     from .extract import extract
 
-    extracted = extract(graph, labeler=labeler)
+    extracted = extract(graph, labeler=labeler, nested=nested)
     alone = Merged(rows=[r.row for r in extracted], sources=["graph"] * len(extracted))
     if proposer is None:
         return alone, None
@@ -416,16 +622,6 @@ def _mentions(text: str, name: str) -> bool:
 
 def _name_key(name: str) -> str:
     return " ".join(name.replace("\u2019", "'").lower().split())
-
-
-def _perceivers(graph: BeliefGraph) -> dict[int, set[str]]:
-    """Sentence number (1-based) -> everyone the perception model has perceive its events."""
-    out: dict[int, set[str]] = {}
-    for e in graph.events:
-        if e.hypothetical:
-            continue
-        out.setdefault(e.sentence_index + 1, set()).update(e.perceivers or ())
-    return out
 
 
 def _nested(holders: Sequence[str], text: str) -> str:

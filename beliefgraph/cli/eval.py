@@ -130,6 +130,15 @@ def eval_command(
                 backend=backend, story_timeout=story_timeout, **settings,  # type: ignore[arg-type]
             )  # fmt: skip
         console.print(summary_table(result))
+        if batch_out is not None and result.llm_deferred:
+            from beliefgraph.parsers.llm.cache import batch_cache_path
+
+            console.print(
+                f"wrote {result.llm_deferred} LLM request(s) to {batch_out}; have a model "
+                "answer them, then `beliefgraph llm import ANSWERS.jsonl --cache "
+                f"{batch_cache_path(batch_out)}` and run this command again",
+                highlight=False, soft_wrap=True,
+            )  # fmt: skip
         for problem in result.problems[:10]:
             console.print(f"[yellow]not read:[/yellow] {problem}", markup=True, highlight=False)
         if len(result.problems) > 10:

@@ -22,7 +22,11 @@ llm_app = typer.Typer(
     no_args_is_help=True,
 )
 
-_CACHE_HELP = "The LLM cache file (default: BELIEFGRAPH_LLM_CACHE or the user cache folder)."
+_CACHE_HELP = (
+    "The LLM cache file (default: BELIEFGRAPH_LLM_CACHE or the user cache folder). A run "
+    "with --batch-out b.jsonl and no BELIEFGRAPH_LLM_CACHE keeps its cache beside the batch "
+    "file: --cache b.cache.sqlite3."
+)
 
 
 def _cache(path: Path | None):  # type: ignore[no-untyped-def]

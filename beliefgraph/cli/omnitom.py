@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,6 +19,8 @@ from .options import (
     LLMModel,
     Parser,
     Verbose,
+    parser_choice,
+    readable_warnings,
     track_text,
 )
 
@@ -48,8 +50,14 @@ def omnitom_command(
     lenient: Lenient = False,
     verbose: Verbose = False,
 ) -> None:
-    """Print both OmniToM tables of a story: Stage 1 rows, then the seven labels of each."""
-    from beliefgraph.adapters.omnitom import extract, pipe_table, to_record
+    """Print both OmniToM tables of a story: Stage 1 rows, then the seven labels of each.
+
+    The Stage 1 table is the adapter's (``stage1_table``): the graph's rows, merged with the
+    model's belief proposals when the story is read by the LLM parser (one more request,
+    ``omnitom.beliefs.v1``, on the same endpoint, cache and batch file). Rows without the
+    graph's labels (the proposals) are labelled as Stage 2 labels given rows (``label_rows``).
+    """
+    from beliefgraph.adapters.omnitom import Labeler, label_rows, pipe_table, to_record
 
     console = Console()
     with reported(verbose):
@@ -64,16 +72,51 @@ def omnitom_command(
             lenient=lenient,
             max_order=_OMNITOM_ORDER,
         )
-        rows = [
-            r.row
-            for r in extract(graph, nested=nested, truth=truth)  # type: ignore[arg-type]
-        ]
+        labeler = Labeler(graph, truth=truth)  # type: ignore[arg-type]
+        with readable_warnings():
+            table, note = _stage1(graph, labeler, nested, parser, llm_base_url, llm_model,
+                                  llm_mode, batch_out)  # fmt: skip
+            bare = [r for r in table.rows if r.labels is None]
+            labelled = iter(
+                [g.to_row() for g in label_rows(graph, bare, labeler=labeler, story=text)]
+            )
+        rows = [r if r.labels is not None else next(labelled) for r in table.rows]
         plain = {"soft_wrap": True, "markup": False, "highlight": False}
         console.print("[bold]Stage 1: belief extraction[/]")
         console.print(pipe_table(rows), **plain)
+        if note:
+            console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+        for why in table.rejected:
+            console.print(f"left out: {why}", **plain)
         console.print("\n[bold]Stage 2: belief labels[/]")
         console.print(pipe_table(rows, labels=True), **plain)
         if json_out is not None:
             record = to_record(rows, story_id=0, story_category="", story=text.strip())
             json_out.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
             console.print(f"\nwrote {json_out}")
+
+
+def _stage1(
+    graph: Any,
+    labeler: Any,
+    nested: str,
+    parser: str | None,
+    llm_base_url: str | None,
+    llm_model: str | None,
+    llm_mode: str | None,
+    batch_out: Path | None,
+) -> tuple[Any, str | None]:
+    """The Stage 1 table through ``stage1_table``, with a proposer over the LLM parser's
+    endpoint when the story was read by it (none offline, as in ``evaluate``)."""
+    from beliefgraph.adapters.omnitom import Proposer, stage1_table
+
+    name, settings = parser_choice(
+        parser, llm_base_url=llm_base_url, llm_model=llm_model, llm_mode=llm_mode,
+        batch_out=batch_out,
+    )  # fmt: skip
+    proposer = None
+    if name in ("llm", "auto"):
+        from beliefgraph.parsers.llm import make_client
+
+        proposer = Proposer(make_client(**settings))
+    return stage1_table(graph, proposer=proposer, labeler=labeler, nested=nested)  # type: ignore[arg-type]

@@ -39,7 +39,7 @@ from typing import Any
 
 from .errors import LLMCacheError
 
-__all__ = ["LLMCache", "LLMCacheWarning", "cache_key", "default_cache_path"]
+__all__ = ["LLMCache", "LLMCacheWarning", "batch_cache_path", "cache_key", "default_cache_path"]
 
 _TABLES = (
     "CREATE TABLE IF NOT EXISTS answers ("
@@ -64,6 +64,32 @@ def default_cache_path() -> Path:
         return Path(env).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "beliefgraph" / "llm.sqlite3"
+
+
+def batch_cache_path(batch_out: str | Path) -> Path:
+    """The cache of a batch run that names none: ``$BELIEFGRAPH_LLM_CACHE``, else a file
+    beside the batch file (``b.jsonl`` -> ``b.cache.sqlite3``).
+
+    A batch export writes a pending row per request and, once imported, the answers; kept
+    beside its batch file they stay with that batch instead of filling the user's own cache
+    (``default_cache_path``) with a run they may never answer. Import the answers into it
+    (``beliefgraph llm import ANSWERS --cache b.cache.sqlite3``) and rerun with the same
+    batch file; to share one cache across runs, set ``BELIEFGRAPH_LLM_CACHE`` or pass
+    ``cache=``.
+
+    Examples
+    --------
+    >>> import os
+    >>> if "BELIEFGRAPH_LLM_CACHE" not in os.environ:
+    ...     print(batch_cache_path("runs/b.jsonl"))
+    ... else:
+    ...     print("runs/b.cache.sqlite3")
+    runs/b.cache.sqlite3
+    """
+    if env := os.environ.get("BELIEFGRAPH_LLM_CACHE"):
+        return Path(env).expanduser()
+    path = Path(batch_out).expanduser()
+    return path.with_name(f"{path.stem}.cache.sqlite3")
 
 
 def cache_key(**parts: Any) -> str:

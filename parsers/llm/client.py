@@ -62,7 +62,7 @@ from pydantic import BaseModel, Field, ValidationError, create_model, model_vali
 
 from beliefgraph.models import BeliefModel
 
-from .cache import LLMCache, cache_key, default_cache_path
+from .cache import LLMCache, batch_cache_path, cache_key, default_cache_path
 from .errors import (
     AnswerPending,
     LLMConfigurationError,
@@ -919,7 +919,8 @@ class LLMClient:
         usage.deferred += 1
         raise AnswerPending(
             f"answer pending in batch file {self.settings.batch_out} (custom_id {custom_id}); "
-            "have a model answer it, then `beliefgraph llm import RESULTS.jsonl` and run again",
+            "have a model answer it, then `beliefgraph llm import RESULTS.jsonl --cache "
+            f"{self.cache.path}` and run again",
             path=self.settings.batch_out,
             custom_id=custom_id,
         )
@@ -963,17 +964,21 @@ def make_client(*, cache: LLMCache | str | Path | bool | None = None, **settings
         resolved = LLMSettings.resolve(**settings)
     except TypeError as err:
         raise LLMConfigurationError(f"bad LLM setting: {err}") from None
-    return LLMClient(resolved, open_cache(cache))
+    return LLMClient(resolved, open_cache(cache, batch_out=resolved.batch_out))
 
 
-def open_cache(cache: LLMCache | str | Path | bool | None) -> LLMCache | None:
-    """``None``/``True``: the default file; ``False``: no cache; a path or an ``LLMCache``."""
+def open_cache(
+    cache: LLMCache | str | Path | bool | None, *, batch_out: str | Path | None = None
+) -> LLMCache | None:
+    """``None``/``True``: the default file (for a batch run, ``batch_cache_path``: beside
+    the batch file unless ``BELIEFGRAPH_LLM_CACHE`` is set); ``False``: no cache; a path or
+    an ``LLMCache``."""
     if cache is False:
         return None
     if isinstance(cache, LLMCache):
         return cache
     if cache is None or cache is True:
-        return LLMCache(default_cache_path())
+        return LLMCache(batch_cache_path(batch_out) if batch_out else default_cache_path())
     return LLMCache(cache)
 
 

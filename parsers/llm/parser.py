@@ -162,7 +162,7 @@ class LLMParser:
                 max_retries=max_retries, transient_retries=transient_retries,
                 max_tokens=max_tokens, temperature=temperature, batch_out=batch_out,
             )  # fmt: skip
-            client = LLMClient(settings, open_cache(cache))
+            client = LLMClient(settings, open_cache(cache, batch_out=settings.batch_out))
         self.client = client
         self.strict = strict
         self.repair = repair

@@ -41,7 +41,8 @@ from .schema import (
 
 __all__ = ["salvage"]
 
-_ITEM: TypeAdapter[Any] = TypeAdapter(Item)
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {"items": TypeAdapter(Item),
+                                           "beliefs": TypeAdapter(BeliefOut)}  # fmt: skip
 _ADDED = "added"
 
 
@@ -133,50 +134,51 @@ def salvage(raw: str, context: dict[str, Any]) -> tuple[StoryParse, list[str]] |
                     f"{at} names {thing!r}, missing from the entities but in the story: {_ADDED}"
                 )
 
-    def fails(items: list[Any], beliefs: list[BeliefOut]) -> str | None:
+    def fails(parts: dict[str, list[Any]]) -> str | None:
         try:
             StoryParse.model_validate(
-                {"actors": actors, "entities": entities, "items": items, "beliefs": beliefs},
+                {"actors": actors, "entities": entities, "items": [], "beliefs": [], **parts},
                 context=ctx,
             )
         except ValidationError as err:
             return "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in err.errors())
         return None
 
-    items: list[Any] = []
-    for raw_item in data.get("items") or ():
-        at = where(raw_item)
-        try:
-            item = _ITEM.validate_python(raw_item)
-        except ValidationError as err:
-            notes.append(f"{at}: item dropped (malformed: {_first_error(err)})")
-            continue
-        add_missing(*_names(item), at)
-        if problem := fails([item], []):
-            notes.append(f"{at}: item dropped ({item.type}): {_strip(problem)}")
-            continue
-        items.append(item)
-    beliefs: list[BeliefOut] = []
-    for raw_belief in data.get("beliefs") or ():
-        at = where(raw_belief)
-        try:
-            belief = BeliefOut.model_validate(raw_belief)
-        except ValidationError as err:
-            notes.append(f"{at}: belief dropped (malformed: {_first_error(err)})")
-            continue
-        add_missing(list(belief.holders), [], at)
-        if problem := fails([], [belief]):
-            notes.append(f"{at}: belief {belief.proposition!r} dropped: {_strip(problem)}")
-            continue
-        beliefs.append(belief)
+    def kept(field: str) -> list[Any]:
+        """The reply's ``items`` (or ``beliefs``) that pass the checks, each on its own."""
+        out: list[Any] = []
+        for raw_one in data.get(field) or ():
+            at = where(raw_one)
+            try:
+                one = _ADAPTERS[field].validate_python(raw_one)
+            except ValidationError as err:
+                notes.append(f"{at}: {field[:-1]} dropped (malformed: {_first_error(err)})")
+                continue
+            add_missing(*_names(one), at)
+            if problem := fails({field: [one]}):
+                notes.append(f"{at}: {_dropped(one)}: {_strip(problem)}")
+                continue
+            out.append(one)
+        return out
+
+    # items first, as before: a belief is checked against the actors its items added
+    items, beliefs = kept("items"), kept("beliefs")
     parse = StoryParse.model_validate(
         {"actors": actors, "entities": entities, "items": items, "beliefs": beliefs}, context=ctx
     )
     return parse, notes
 
 
+def _dropped(one: Any) -> str:
+    if isinstance(one, BeliefOut):
+        return f"belief {one.proposition!r} dropped"
+    return f"item dropped ({one.type})"
+
+
 def _names(item: Any) -> tuple[list[str], list[tuple[str, str]]]:
-    """The actor names and the (thing, kind) names an item uses."""
+    """The actor names and the (thing, kind) names an item or a belief uses."""
+    if isinstance(item, BeliefOut):
+        return list(item.holders), []
     if isinstance(item, Action):
         things = [(n, k) for n, k in ((item.obj, "object"), (item.origin, "container"),
                   (item.destination, "container"), (item.room, "room")) if n]  # fmt: skip

@@ -298,6 +298,7 @@ class StoryParse(_Out):
 
 _ARTICLES = re.compile(r"^(?:the|a|an|his|her|their|its|my|your|our|some)\s+", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
+_LAST = re.compile(r"([A-Za-z0-9]+)[^A-Za-z0-9]*$")
 
 
 def clean_name(name: str) -> str:
@@ -306,10 +307,21 @@ def clean_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The comparison key of a name: lower case, no article, ``_`` as space, no plural s."""
-    words = _WORD.findall(clean_name(name).lower().replace("_", " "))
+    """The comparison key of a name: lower case, no article, ``_`` as space, no plural s.
+
+    A capitalised last word is a proper name, not a plural: it keeps its letters.
+
+    Examples
+    --------
+    >>> name_key("the green_crates"), name_key("Miles"), name_key("James Potts")
+    ('green crate', 'miles', 'james potts')
+    """
+    cleaned = clean_name(name).replace("_", " ")
+    words = _WORD.findall(cleaned.lower())
     if words and len(words[-1]) > 3 and words[-1].endswith("s"):
-        words[-1] = words[-1][:-1]
+        last = _LAST.search(cleaned)
+        if not (last and last[1][0].isupper() and last[1].lower() == words[-1]):
+            words[-1] = words[-1][:-1]
     return " ".join(words)
 
 
@@ -338,8 +350,8 @@ def short_names(people: Iterable[str]) -> dict[str, str]:
         first, last = words[0], words[-1]
         forms = {first, last, *(first[:n] for n in range(3, len(first)))}
         for form in forms:
-            # Both spellings of the key: a lone word is keyed as ``name_key`` keys it
-            # ("miles" -> "mile"), as the model's "Miles" will be.
+            # Both spellings of the key: the form itself (the model's "Miles" keys as
+            # "miles") and the lower-case form keyed as ``name_key`` keys it ("mile").
             for key in {name_key(form), form}:
                 seen.setdefault(key, set()).add(p)
     return {k: next(iter(ps)) for k, ps in sorted(seen.items())
