@@ -58,6 +58,7 @@ from beliefgraph.reasoning import (
     Query,
     Reading,
     RealityQuery,
+    Ref,
     StoryBuilder,
     answer_query,
     phrase,
@@ -854,10 +855,54 @@ class LLMStoryTurnReader:
             return ()
         actors.extend(a for a in story.actors if a not in actors)
         keep = set(EventSpec.model_fields) - {"sentence", "ref_subject", "ref_value"}
+        things = [e.obj for e in story.events if e.obj] + [
+            e.proposition.subject for e in story.events
+            if e.proposition is not None and e.proposition.relation == "in"
+        ]  # fmt: skip
         return tuple(
-            EventSpec(sentence=e.sentence_index, **{k: getattr(e, k) for k in keep})
+            _size_request(
+                EventSpec(sentence=e.sentence_index, **{k: getattr(e, k) for k in keep}),
+                list(dict.fromkeys(things)),
+            )
             for e in story.events
         )
+
+
+_SIZES = {"tiny": 0, "little": 1, "small": 1, "smaller": 1, "smallest": 1, "medium": 2,
+          "medium-sized": 2, "mid-sized": 2, "large": 3, "big": 3, "bigger": 3, "biggest": 3,
+          "larger": 3, "largest": 3, "huge": 4, "giant": 4}  # fmt: skip
+"""Size words in ascending order of the scale (a referring "the big cookie" picks the largest
+of the cookies the hearer can see)."""
+_SMALLER = frozenset({"tiny", "little", "small", "smaller", "smallest"})
+
+
+def _size_request(spec: EventSpec, things: Sequence[str]) -> EventSpec:
+    """A telling that names a thing by its size ("I want the big cookie") among several
+    things of that kind the story sizes (the small, medium-sized and large cookie): a
+    superlative reference, which each hearer resolves among the ones it can see
+    (``reasoning.resolve_ref``), as a recorded parse writes it. Anything else as it is."""
+    p = spec.proposition
+    if spec.kind != "tell" or p is None or not spec.hearers or not spec.actors:
+        return spec
+    words = str(p.value or "").lower().replace("-", " ").split()
+    said = next((w for w in words if w in _SIZES), None)
+    if said is None or not words:
+        return spec
+    at = words.index(said)
+    after = normalise(" ".join(words[at + 1 : at + 2]))  # the noun the size word modifies
+    head = after.split()[-1] if after else ""
+    sized = [t for t in things
+             if normalise(t).split() and normalise(t).split()[-1] == head
+             and any(w in _SIZES for w in t.lower().split())]  # fmt: skip
+    if len(sized) < 2:
+        return spec
+    ascending = sorted(sized, key=lambda t: max(_SIZES.get(w, 0) for w in t.lower().split()))
+    among = tuple(reversed(ascending)) if said in _SMALLER else tuple(ascending)
+    text = " ".join(words[at - 1 if at and words[at - 1] == "the" else at : at + 2])
+    want = Proposition(content_type="Desire/Intention", subject=spec.actors[0], relation="want",
+                       value=among[-1])  # fmt: skip
+    ref = Ref(kind="superlative", among=among, text=text)
+    return spec.model_copy(update={"proposition": want, "ref_value": ref})
 
 
 # -- the adapter ----------------------------------------------------------------------------------

@@ -21,12 +21,20 @@ Question types (the paper's, each scored by accuracy and macro-F1):
   destination named as someone's ("Landon's own closet") is more accessible to its owner and
   less to others; else the mover's stated aim decides (getting rid of it: less; showing it off:
   more; an inconsiderate mover who likes it keeps it: more for the mover, less for others).
-  A considerate mover's aim does not say which way, so those are left unanswered.
+  A considerate mover's aim does not say which way, so those are left unanswered. In text
+  mode the aim is read from the narrative's graph instead (``reasoning.intent.aim_of``: the
+  mover's stated intentions, "to get rid of it", "for Dakota to grab it"), never from
+  ``meta_data.json``.
 - attitude ("As Paxton, what is your attitude towards Hadley's action ...?"): answered only
   where the observer's preference (read into the graph from ``meta_data.json``) and the
   mover's aim settle it: getting rid of a thing the observer likes is negative, of one they
   hate positive; keeping a thing for oneself is negative to an observer who likes it and
-  neutral to one who hates it. Everything else is unanswered.
+  neutral to one who hates it. Everything else is unanswered. In text mode both the
+  preference and the aim are the graph's, and bringing a thing in reach is positive to an
+  observer who likes it and negative to one who hates it.
+- second order in text mode: where the narrative says the first holder does not know what the
+  second perceived ("Unbeknownst to A, B witnessed it", "Little did A know, B had left"), the
+  chain is read from the perception A believes in (``reasoning.awareness.as_modelled_by``).
 
 Where the plot's move sentence contradicts the story's ``meta_data.json`` record, the record
 wins and ``meta["plot_repairs"]`` says so: whether the observer witnessed the move is the
@@ -55,6 +63,8 @@ from beliefgraph.explain import explain
 from beliefgraph.graph import BeliefGraph
 from beliefgraph.models import Belief, Entity, Event, ParsedStory, Proposition, Sentence
 from beliefgraph.reasoning.attitude import attitude_of
+from beliefgraph.reasoning.awareness import as_modelled_by, perception_slips
+from beliefgraph.reasoning.intent import aim_of, moves_of
 from beliefgraph.solvers import PerceptionModel
 
 from .benchmark import Benchmark, benchmarks
@@ -504,6 +514,8 @@ class _Question:
     """Narrator questions about the beginning of the story."""
     for_whom: str | None = None
     """Accessibility "for X" (default: the holder)."""
+    mover: str | None = None
+    """Attitude: whose action the question asks about."""
 
 
 def _read_question(question: str) -> _Question:
@@ -514,7 +526,7 @@ def _read_question(question: str) -> _Question:
             if kind == "narrator":
                 return _Question("narrator", (), g["o"], at_start=g["when"] != "by the end")
             if kind == "attitude":
-                return _Question("attitude", (g["a"],), g["o"])
+                return _Question("attitude", (g["a"],), g["o"], mover=g["m"])
             chain = (g["a"], g["b"]) if g.get("b") else (g["a"],)
             if kind == "fine":
                 return _Question("fine", chain, g["o"] or g["o1"])
@@ -610,9 +622,25 @@ def _places(graph: BeliefGraph, chain: tuple[str, ...], obj: str) -> tuple[Belie
     held = [b for b in found if b.holds_at(graph.end)] or found
     end = held[-1]
     where = _place_of(end)
+    # Seen to be gone from there ("the hat is no longer in the container"), with no new
+    # place: the chain believes it is elsewhere.
+    gone = [b for b in graph.timeline_of(chain, variable=(obj, "in", where))
+            if b.proposition.negated and b.start > end.start and b.holds_at(graph.end)]  # fmt: skip
+    if gone and end.proposition.relation == "in":
+        return found[0], gone[-1]
     if where != obj:
+        # only where the chain believes the container was carried (a move of it, to a
+        # place other than where the chain had it), not a later look that says where it
+        # stands ("the basket is on the counter")
+        carried = {e.id for e in graph.events
+                   if e.kind == "move" and e.obj is not None
+                   and normalise(e.obj) == normalise(where)}  # fmt: skip
+        before = graph.belief(chain, variable=(where, "in"), at=end.start)
+        had = None if before is None else before.proposition.assigned
         later = [b for b in graph.timeline_of(chain, variable=(where, "in"))
-                 if b.start > end.start and b.holds_at(graph.end)]  # fmt: skip
+                 if b.start > end.start and b.holds_at(graph.end)
+                 and carried & set(b.provenance)
+                 and b.proposition.assigned != had]  # fmt: skip
         if later:
             end = later[-1]
     return found[0], end
@@ -622,7 +650,13 @@ def _place_of(b: Belief) -> str:
     """Where a belief from ``_places`` puts its thing: the value of "in", the subject of
     "contains" (the container)."""
     p = b.proposition
+    if p.negated:
+        return ELSEWHERE
     return p.subject if p.relation == "contains" else str(p.value)
+
+
+ELSEWHERE = "elsewhere"
+"""Where a chain believes a thing is once it saw it gone and learnt no new place."""
 
 
 def _location_history(graph: BeliefGraph, chain: tuple[str, ...]) -> dict[str, tuple[str, str]]:
@@ -637,6 +671,24 @@ def _location_history(graph: BeliefGraph, chain: tuple[str, ...]) -> dict[str, t
         if places is not None:
             out[obj] = (_place_of(places[0]), _place_of(places[1]))
     return out
+
+
+def _view(graph: BeliefGraph, chain: tuple[str, ...]) -> BeliefGraph:
+    """The graph to read ``chain`` from: for a second-order chain (A, B), the perception of B
+    as A takes it to be, where the story says A is wrong about it ("Unbeknownst to A, B
+    witnessed the move": A thinks B still believes the old place; ``as_modelled_by``)."""
+    return as_modelled_by(graph, chain[0], chain[1]) if len(chain) == 2 else graph
+
+
+def _slips(seen: BeliefGraph, graph: BeliefGraph, chain: tuple[str, ...]) -> tuple[str, ...]:
+    """What ``_view`` changed, in words (nothing when it changed nothing)."""
+    if seen is graph:
+        return ()
+    return tuple(f"The story says {chain[0]} does not know what {chain[1]} perceived "
+                 f"({e.cite()}), so {chain[0]} takes {chain[1]} to have "
+                 f"{'missed' if s.kind == 'witnessed' else 'seen'} events {list(s.events)}."
+                 for s in perception_slips(graph, chain[0], chain[1])
+                 for e in graph.events if e.id == s.fact)  # fmt: skip
 
 
 def _who(chain: tuple[str, ...]) -> str:
@@ -654,25 +706,41 @@ def _location(ctx: _Context, q: _Question) -> _Answer:
         value = _place_of(world[0] if q.at_start else world[1])
         when = "at the start" if q.at_start else "at the end"
         return _Answer(value, (f"In the plot the {obj} is in {_np(value)} {when}.",))
-    places = _places(graph, chain, obj)
+    seen = _view(graph, chain)
+    places = _places(seen, chain, obj)
     if places is None:
         return _Answer(None, (f"{_who(chain)} nothing about the {obj}.",))
     b = places[1]
     value = _place_of(b)
-    lines = explain(graph, b)
+    lines = (*_slips(seen, graph, chain), *explain(seen, b))
     if q.kind == "fine":
         return _Answer(value, lines)
     if world is None:
         return _Answer(None, (*lines, f"The story never places the {obj} itself."))
     initial = _place_of(world[0])
-    yes = "Yes" if value == initial else "No"
-    return _Answer(yes, (*lines, f"Its initial location is {_np(str(initial))}, so: {yes}."))
+    if value == initial:
+        return _Answer("Yes", (*lines, f"Its initial location is {_np(str(initial))}, so: Yes."))
+    # A narrative may word one place two ways ("the shoes are on the shelves", "the cupboard
+    # holds the shoes"): a belief the chain already held before the thing (or what carries
+    # it) was first moved is a belief in its initial place, however it is worded.
+    moves = [e.id for e in moves_of(graph, obj)]
+    if (
+        ctx.text
+        and moves
+        and any(
+            x.start < moves[0] and x.proposition.assigned == b.proposition.assigned
+            for x in seen.timeline_of(chain, variable=b.proposition.variable)
+        )
+    ):
+        return _Answer("Yes", (*lines, f"That belief was held before the {obj} was first "
+                                       f"moved (event {moves[0]}), so: Yes."))  # fmt: skip
+    return _Answer("No", (*lines, f"Its initial location is {_np(str(initial))}, so: No."))
 
 
 def _fullness(ctx: _Context, q: _Question) -> _Answer:
     chain = tuple(ctx.actor(a) for a in q.chain)
     container = ctx.entity(q.target, ("container",))
-    history = _location_history(ctx.graph, chain)
+    history = _location_history(_view(ctx.graph, chain), chain)
     before = sorted(o for o, (first, _) in history.items() if first == container)
     after = sorted(o for o, (_, last) in history.items() if last == container)
     value = _compare(len(after), len(before), "full")
@@ -740,8 +808,10 @@ def _accessibility(ctx: _Context, q: _Question) -> _Answer:
         lines = (f"{holder} believes the {obj} is still in {_np(first)}, so nothing changed.",)
         return _Answer("equally accessible", lines)
     owner = _owner(last or "", ctx.graph.actors)
-    aim = _aim(ctx.item.meta)
     moved = f"{holder} believes the {obj} moved from {_np(first)} to {_np(last or '')}."
+    if ctx.text:
+        return _Answer(*_accessible_by_aim(ctx, obj, whom, owner, last or "", moved))
+    aim = _aim(ctx.item.meta)
     if owner is not None:
         value = "more accessible" if owner == whom else "less accessible"
         why = f"{_np(last or '')} is {owner}'s, so it is {value} for {whom}."
@@ -765,9 +835,59 @@ def _accessibility(ctx: _Context, q: _Question) -> _Answer:
     return _Answer(value, (moved, why))
 
 
+def _graph_aim(ctx: _Context, obj: str, mover: str | None = None) -> tuple[str | None, str, str]:
+    """Text mode: the mover's aim read from the narrative's graph (``aim_of``), never from
+    ``meta_data``: (aim as ``_aim`` names it, the mover, why). The mover is the one the
+    question names, else whoever the graph has moving the thing last."""
+    if mover is None:
+        movers = [e.agent for e in moves_of(ctx.graph, obj) if e.agent]
+        mover = movers[-1] if movers else None
+    if mover is None:
+        # The parse lost the move ("moved towards the trash can"): the one character whose
+        # stated intention about the thing has an aim.
+        aims = {a: r for a in ctx.graph.actors if (r := aim_of(ctx.graph, a, obj)).value}
+        if len(aims) != 1:
+            return None, "", f"the graph has no one move the {obj}"
+        mover = next(iter(aims))
+    read = aim_of(ctx.graph, mover, obj)
+    aim = {"less": "discard", "more": "display", "keep": "keep"}.get(str(read.value))
+    if aim is not None:
+        return aim, mover, f"{mover}'s aim: {read.because[0]}"
+    # No stated intention: the mover's own attitude to the thing, as the graph holds it, is
+    # the motive (one moves a thing one dislikes away, and keeps one one likes).
+    own = attitude_of(ctx.graph, mover, obj)
+    if own.value == "hate":
+        return "discard", mover, (f"no stated intention, but {own.because[0]}: "
+                                  f"{mover} moved it away")  # fmt: skip
+    if own.value == "like":
+        return "keep", mover, f"no stated intention, but {own.because[0]}: {mover} kept it"
+    return None, mover, f"no stated intention or attitude of {mover}'s says why the {obj} moved"
+
+
+def _accessible_by_aim(
+    ctx: _Context, obj: str, whom: str, owner: str | None, last: str, moved: str
+) -> tuple[str | None, tuple[str, ...]]:
+    """Text mode accessibility: the destination's owner, else the mover's aim as the graph
+    holds it (getting rid of it or hiding it: less; showing it or bringing it in reach: more;
+    keeping it: more for the mover, less for others)."""
+    if owner is not None:
+        value = "more accessible" if owner == whom else "less accessible"
+        return value, (moved, f"{_np(last)} is {owner}'s, so it is {value} for {whom}.")
+    aim, mover, why = _graph_aim(ctx, obj)
+    if aim is None:
+        return None, (moved, f"{why}: which way its accessibility changes is not settled.")
+    if aim == "keep":
+        value = "more accessible" if whom == mover else "less accessible"
+    else:
+        value = "less accessible" if aim == "discard" else "more accessible"
+    return value, (moved, f"{why}, so it is {value} for {whom}.")
+
+
 def _attitude(ctx: _Context, q: _Question) -> _Answer:
     who = ctx.actor(q.chain[0])
     obj = ctx.entity(q.target, ("object",))
+    if ctx.text:
+        return _attitude_by_aim(ctx, q, who, obj)
     # The preference however the parse worded it (a template's "likes", a narrative's
     # "despised", "adored"); the latest one the holder formed wins.
     held = attitude_of(ctx.graph, who, obj).value
@@ -792,6 +912,26 @@ def _attitude(ctx: _Context, q: _Question) -> _Answer:
         value = "negative" if likes else "neutral"
         why = f"{ctx.mover} kept the {obj} for themself; {who} {'likes' if likes else 'hates'} it"
     return _Answer(value, (f"{why}, so {who}'s attitude is {value}.",))
+
+
+def _attitude_by_aim(ctx: _Context, q: _Question, who: str, obj: str) -> _Answer:
+    """Text mode attitude: the observer's preference and the mover's aim, both read from the
+    narrative's graph. An act that takes a liked thing out of reach, or keeps it, is
+    negative, one that brings it in reach positive; for a disliked thing, taking it away is
+    positive, bringing it in reach negative, and keeping it neutral."""
+    held = attitude_of(ctx.graph, who, obj)
+    mover = ctx.actor(q.mover) if q.mover else None
+    aim, _, why = _graph_aim(ctx, obj, mover)
+    if held.value not in ("like", "hate") or aim is None:
+        pref = f"{who} {held.value}s the {obj}" if held.value else (
+            f"the graph holds no preference of {who}'s for the {obj}")  # fmt: skip
+        return _Answer(None, (f"{pref}; {why}: no attitude follows.",))
+    likes = held.value == "like"
+    table = {("discard", True): "negative", ("discard", False): "positive",
+             ("display", True): "positive", ("display", False): "negative",
+             ("keep", True): "negative", ("keep", False): "neutral"}  # fmt: skip
+    value = table[(aim, likes)]
+    return _Answer(value, (*held.because, f"{why}, so {who}'s attitude is {value}."))
 
 
 _ANSWERERS: dict[str, Callable[[_Context, _Question], _Answer]] = {

@@ -7,8 +7,10 @@ Usage::
 
 Sample (item-blind, fixed before any answer was seen): SimpleToM, the 10 fixture stories of
 ``tests/fixtures/simpletom`` (30 questions) and their 10 aware controls; ToMBench, the first
-English story of each of the release's 20 tasks (``tombench_tasks``; 38 questions; until
-stop 13 only the first story of three tasks, ``FIRST_TASKS``, which keep their recorded answers).
+English stories of each of the release's 20 tasks, in file order (``tombench_tasks``,
+``STORIES_PER_TASK``; 76 questions: the first story's 38, recorded in stop 13, and since stop 14
+the second story's 38, held out from the rules stop 14 wrote on the first; until stop 12 only
+the first story of three tasks, ``FIRST_TASKS``, which keep their recorded answers).
 
 Through beliefgraph (``freeform_through.jsonl``): per story one parse request and one
 grounding request (``beliefgraph.ground.v1``), independent, one batch round (an aware control
@@ -40,7 +42,17 @@ from beliefgraph.api import using_parser
 from beliefgraph.parsers.llm import LLMCache, LLMParser
 from beliefgraph.parsers.llm.batchfile import write_split
 
-__all__ = ["FIRST_TASKS", "export", "figures", "main", "replay", "run", "run_offline", "sample"]
+__all__ = [
+    "FIRST_TASKS",
+    "export",
+    "figures",
+    "later_stories",
+    "main",
+    "replay",
+    "run",
+    "run_offline",
+    "sample",
+]
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +62,9 @@ FIRST_TASKS = ("False Belief Task", "Percepts-Knowledge Links", "Knowledge-Atten
 """The three ToMBench tasks of the first recorded sample (stop 12); the sample now takes every
 task (``tombench_tasks``)."""
 MODEL = "frontier"
+STORIES_PER_TASK = 2
+"""The ToMBench sample takes the first this many English stories of each task, in file order
+(stop 13: the first; stop 14 added the second, held out from the rules written on the first)."""
 
 
 def _benchmarks() -> Path:
@@ -71,10 +86,9 @@ def sample(tmp: Path) -> dict[str, list[Item]]:
     data = _benchmarks() / "tombench" / "data"
     for task in tombench_tasks(data):
         lines = (data / f"{task}.jsonl").read_text(encoding="utf-8").splitlines()
-        first = json.loads(lines[0], parse_constant=lambda _n: None)["STORY"]
-        keep = [
-            ln for ln in lines if json.loads(ln, parse_constant=lambda _n: None)["STORY"] == first
-        ]
+        stories = [json.loads(ln, parse_constant=lambda _n: None)["STORY"] for ln in lines]
+        first = list(dict.fromkeys(stories))[:STORIES_PER_TASK]
+        keep = [ln for ln, story in zip(lines, stories, strict=True) if story in first]
         (folder / f"{task}.jsonl").write_text("\n".join(keep) + "\n", encoding="utf-8")
     return {"simpletom": simple, "controls": controls, "tombench": load("tombench", folder)}
 
@@ -87,14 +101,17 @@ FILES = {
 """Request file -> (direct?, the parts of the sample it asks about)."""
 PARTS = ("simpletom", "controls", "tombench")
 ROUNDS = ("freeform_through", "freeform_through_r2", "freeform_through_r3", "freeform_through_r4",
-          "freeform_through_r5", "freeform_direct", "freeform_direct_controls",
-          "freeform_direct_r3")  # fmt: skip
+          "freeform_through_r5", "freeform_through_r6", "freeform_through_r7", "freeform_direct",
+          "freeform_direct_controls", "freeform_direct_r3", "freeform_direct_r4")  # fmt: skip
 """The recorded answer files, in the order they were answered: ``freeform_through_r2`` is the
 second batch round (the aware controls' grounding requests, added after round 1, and the three
 re-asks the parser wrote for answers that failed its consistency check); ``_r3`` the ToMBench
 stories the sample gained in stop 13 (the first English story of the other 17 tasks); ``_r4``
 the batch re-ask round of ``_r3`` (two answers that failed their schema); ``_r5`` the
-Knowledge-Attention story's consistency re-ask (asked once the checker's objection changed)."""
+Knowledge-Attention story's consistency re-ask (asked once the checker's objection changed);
+``_r6`` (stop 14) the second English story of every task (20 parses, 19 groundings; the False
+Belief story's questions are read by the question module) and ``_r7`` its batch re-ask round
+(one parse that failed its schema); ``freeform_direct_r4`` their 38 direct questions."""
 MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer export is split: ``_2``...)."""
 
@@ -158,6 +175,34 @@ def figures(results: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def later_stories(items: Sequence[Item]) -> set[str]:
+    """The ids of the ToMBench items that are not about their task's first story: the stories
+    the sample gained after the rules were written on the first ones (held out from them)."""
+    first: dict[str, str] = {}
+    out = set()
+    for it in items:
+        task = str(it.meta.get("task", it.id.split(":")[0]))
+        if first.setdefault(task, it.story) != it.story:
+            out.add(it.id)
+    return out
+
+
+def _split(items: Sequence[Item], results: Sequence[Any]) -> dict[str, Any]:
+    """The ToMBench task average on the first story of each task and on the later ones (none
+    when the sample has only first stories)."""
+    later = later_stories(items)
+    if not later:
+        return {}
+    first = [r for r in results if r.id not in later]
+    held = [r for r in results if r.id in later]
+    return {
+        "tombench.first.task_average": paper_figures(first)["task_average"],
+        "tombench.later.task_average": paper_figures(held)["task_average"],
+        "tombench.later.answered": sum(r.prediction is not None for r in held),
+        "tombench.later.n": len(held),
+    }
+
+
 def export(out: Path) -> dict[str, int]:
     """Write the request files (``FILES``, each split at ``MAX_REQUESTS``) to ``out``; how many
     requests each kind holds."""
@@ -212,6 +257,7 @@ def replay(answers: Path = RECORDED, next_round: Path | None = None) -> dict[str
             results = run(items, direct=direct, cache=cache, batch=left)
             seconds = time.perf_counter() - start
             f = figures(results)
+            f.update(_split(items["tombench"], results["tombench"]))
             f.update(imported=stored, failed=failed, seconds=round(seconds, 2))
             f["left"] = len(left.read_text().splitlines()) if left.exists() else 0
             if next_round is not None and left.exists():
@@ -220,7 +266,9 @@ def replay(answers: Path = RECORDED, next_round: Path | None = None) -> dict[str
                 write_split(lines, name, max_requests=MAX_REQUESTS)
             got[path] = (f, results)
         offline = run_offline(items)
-        got["reasoner alone"] = (figures(offline), offline)
+        f = figures(offline)
+        f.update(_split(items["tombench"], offline["tombench"]))
+        got["reasoner alone"] = (f, offline)
     return got
 
 
@@ -265,6 +313,10 @@ def _print(got: dict[str, Any]) -> None:
                   f"{f['controls.flipped']} flipped and right")  # fmt: skip
         print(f"ToMBench task average {f['tombench.task_average']:.3f}, answered "
               f"{f['tombench.answered']}/{f['tombench.n']}")  # fmt: skip
+        if "tombench.later.n" in f:
+            print(f"  first story of each task {f['tombench.first.task_average']:.3f}; the later "
+                  f"(held-out) stories {f['tombench.later.task_average']:.3f}, answered "
+                  f"{f['tombench.later.answered']}/{f['tombench.later.n']}")  # fmt: skip
         for k, v in f["tombench"].items():
             print(f"  {k.removeprefix('task/'):<28} {v:.3f}")
         for r in results["simpletom"] + results.get("controls", []) + results["tombench"]:

@@ -123,6 +123,28 @@ def recorded_answers(kind: str, folder: Path) -> Path | None:
     return out
 
 
+OPENTOM_FIRST = 15
+"""OpenToM stories of the stop-13 sample (the first 15 of ``meta_data.json``); the rules of
+stop 14 were written on them, so any later story of the sample is held out from them."""
+
+
+def split_opentom(path: Path, result: Any) -> dict[str, Any]:
+    """Accuracy on the first ``OPENTOM_FIRST`` stories and on the later ones (empty when the
+    sample has no later story)."""
+    folder = path if path.is_dir() else path.parent
+    order = list(json.loads((folder / "meta_data.json").read_text(encoding="utf-8")))
+    first = set(order[:OPENTOM_FIRST])
+    parts: dict[str, list[Any]] = {"first": [], "later": []}
+    for r in result.results:
+        parts["first" if r.id.split(":")[1] in first else "later"].append(r)
+    if not parts["later"]:
+        return {}
+    return {f"{k}.{what}": (round(sum(x.correct for x in v) / len(v), 6) if what == "accuracy"
+                            else sum(x.prediction is not None for x in v) if what == "answered"
+                            else len(v))
+            for k, v in parts.items() for what in ("accuracy", "answered", "n")}  # fmt: skip
+
+
 MAX_REQUESTS = 40
 """A request file holds at most this many requests (a longer one is split: ``_2``, ...)."""
 
@@ -159,6 +181,13 @@ def replay(model: str, expected: Path | None, next_round: Path | None = None) ->
                 seconds = time.perf_counter() - start
                 n_stories = stories(name, path, settings)
                 got = figures(r)
+                if name == "opentom" and (split := split_opentom(path, r)):
+                    got["split"] = split
+                    print("      first 15 stories (stop 13): accuracy "
+                          f"{split['first.accuracy']:.3f} ({split['first.answered']}/"
+                          f"{split['first.n']}); later stories (held out from stop 14's rules): "
+                          f"{split['later.accuracy']:.3f} ({split['later.answered']}/"
+                          f"{split['later.n']})")  # fmt: skip
                 got.update(stories=n_stories, requests=written[name], requests_all=len(asked[name]),
                            left=r.llm_deferred,
                            calls=r.llm_calls)  # fmt: skip

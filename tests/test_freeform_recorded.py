@@ -47,18 +47,20 @@ def bench(benchmarks: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 def test_the_sample_exports_at_most_40_requests_per_file(bench: ModuleType, tmp_path: Path) -> None:
     sizes = bench.export(tmp_path)
     # Through: a parse and a grounding request per story (10 SimpleToM stories, 10 aware
-    # controls, 19 ToMBench stories with free-form questions), a parse for the other one (the
-    # False Belief story, whose questions the question module reads). Directly: one request
-    # per question (30 SimpleToM, 38 ToMBench: the first story of each of the 20 tasks).
+    # controls, 38 ToMBench stories with free-form questions), a parse for the other two (the
+    # False Belief stories, whose questions the question module reads). Directly: one request
+    # per question (30 SimpleToM, 76 ToMBench: the first two stories of each of the 20 tasks;
+    # the second ones since stop 14).
     assert sizes == {
-        "through": 2 * 10 + 2 * 10 + 2 * 19 + 1,
-        "direct": 30 + 38,
+        "through": 2 * 10 + 2 * 10 + 2 * 38 + 2,
+        "direct": 30 + 76,
         "direct_controls": 30,
     }
     files = sorted(tmp_path.glob("freeform_*.jsonl"))
     assert [f.name for f in files] == [
-        "freeform_direct.jsonl", "freeform_direct_2.jsonl", "freeform_direct_controls.jsonl",
-        "freeform_through.jsonl", "freeform_through_2.jsonl",
+        "freeform_direct.jsonl", "freeform_direct_2.jsonl", "freeform_direct_3.jsonl",
+        "freeform_direct_controls.jsonl",
+        "freeform_through.jsonl", "freeform_through_2.jsonl", "freeform_through_3.jsonl",
     ]  # fmt: skip
     sent: set[str] = set()
     for f in files:

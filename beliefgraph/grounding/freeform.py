@@ -14,7 +14,11 @@ decides the answer:
   ``involved``) for a sentence the parse read no event from. Exactly one held option is the
   answer; with none held, an option that denies the holder's access ("Does not see",
   "Sees nothing") is the answer when some option is stated in the story but not perceived by
-  the holder. Anything else is left unanswered, with the reason.
+  the holder. With none stated, the one option the story implies with evidence the holder
+  perceived; of several such (since stop 14), the one naming a thing new to someone else the
+  question names (none of the graph's events about it reached them, while they perceived the
+  other options' things: knowledge guides attention), else the one whose evidence strictly
+  includes every other's. Anything else is left unanswered, with the reason.
 - ``option_needs`` (behavior and judgment questions): an option that responds to a fact the
   holder may not know cites that fact's sentences; it needs the holder to be aware of it. The
   caller reads the holder's awareness from the graph (``reasoning.read_awareness``).
@@ -337,7 +341,70 @@ def _implied(
         return i, lines, 1
     if len(found) > 1:
         lines.append(f"{len(found)} options are implied by evidence the holder perceived.")
+        novel = _new_to_someone(graph, question, found)
+        if novel is not None:
+            i, who = novel
+            lines.append(
+                f"{question.options[i]!r} names the one thing of these that {who} never "
+                f"perceived (the graph's perception model): what is new to {who} is what "
+                f"{who} attends to, so it is the answer."
+            )
+            return i, lines, len(found)
+        best = _covers_the_rest(found, evidence)
+        if best is not None:
+            lines.append(
+                f"{question.options[best]!r} rests on sentence(s) "
+                f"{sorted(set(evidence[best].sentences))}, which include the evidence of every "
+                "other implied option and more: the reading that accounts for the most of the "
+                "story, so it is the answer."
+            )
+            return best, lines, len(found)
     return None, lines, len(found)
+
+
+def _new_to_someone(
+    graph: BeliefGraph, question: FreeQuestion, found: Sequence[int]
+) -> tuple[int, str] | None:
+    """The one option that names a thing new to someone else the question or its options
+    name: the story has events about it, none of which that person perceived, while every
+    other option's thing is one they perceived (knowledge guides attention: "look at that
+    toy!" from one who missed the third toy means the third toy). Only the words that tell
+    the options apart count. None unless exactly one option is new to the person."""
+    texts = {i: question.options[i] for i in found}
+    said = " ".join((question.text, *texts.values())).lower()
+    people = [a for a in graph.actors if a != question.holder and a.lower() in said]
+    if not people:
+        return None
+    names = set(content_tokens(" ".join(graph.actors)))
+    tokens = {i: set(content_tokens(t)) - names for i, t in texts.items()}
+    shared = set.intersection(*tokens.values()) if tokens else set()
+    own = {i: t - shared for i, t in tokens.items()}
+    # acts, looks and tellings: narration is no one's perception (a narrated "she does not
+    # know about the light" is about her, not seen by her)
+    steps = [(s, _event_words(s)) for s in graph.timeline.steps if s.event.kind != "narrate"]
+    for who in people:
+        new: list[int] = []
+        for i, words in own.items():
+            about = [s for s, w in steps if words and w & words]
+            if not about:
+                new = []  # a thing the story never shows: nothing to compare
+                break
+            if all(who not in s.perceivers for s in about):
+                new.append(i)
+        if len(new) == 1:
+            return new[0], who
+    return None
+
+
+def _covers_the_rest(found: Sequence[int], evidence: Sequence[RowEvidence]) -> int | None:
+    """The one option whose evidence strictly includes every other option's: of several
+    readings the story allows, the one that also explains what the others leave out (a
+    plain "inference to the best explanation" over the grounding's links; no words
+    compared). None when no option's evidence includes all the others'."""
+    sets = {i: set(evidence[i].sentences) for i in found}
+    best = [i for i in found
+            if all(sets[j] < sets[i] for j in found if j != i)]  # fmt: skip
+    return best[0] if len(best) == 1 else None
 
 
 def option_needs(evidence: RowEvidence, key_sentences: set[int]) -> str | None:

@@ -22,17 +22,27 @@ What is symbolic, and what must come from the parse:
   facts), the default a label promises, desires and emotions as stated, and the scale of a
   superlative.
 
-One module per family: ``awareness``, ``desire``, ``deception``, ``emotion``, ``judgment``,
-``explanation``; ``queries`` answers a typed query by its kind; ``recorded`` builds stories
-from recorded parses; ``basics``, ``phrasing`` and ``readings`` are what they share.
+One module per family: ``awareness`` (with what one character knows of another's
+perception: ``perception_slips``, ``as_modelled_by``), ``desire``, ``intent`` (why a mover
+moved a thing: ``aim_of``), ``deception``, ``emotion``, ``judgment``, ``explanation``;
+``queries`` answers a typed query by its kind; ``recorded`` builds stories from recorded
+parses; ``basics``, ``phrasing`` and ``readings`` are what they share.
 """
 
-from .awareness import AwarenessReading, read_awareness, visible_set
+from .awareness import (
+    AwarenessReading,
+    PerceptionSlip,
+    as_modelled_by,
+    perception_slips,
+    read_awareness,
+    visible_set,
+)
 from .basics import believes
 from .deception import lying, utterances
 from .desire import current_desire, desires_of, resolve_ref
 from .emotion import UNAVAILABLE, angry_at, causers, emotion_of, fair_anger, surprise
 from .explanation import why_action, why_emotion, why_said
+from .intent import aim_of
 from .judgment import ActionOption, judge_action, predict_action
 from .phrasing import phrase
 from .queries import (
@@ -75,6 +85,7 @@ __all__ = [
     "Interpretation",
     "LyingQuery",
     "OwnChoiceQuery",
+    "PerceptionSlip",
     "Query",
     "Reading",
     "RealityQuery",
@@ -85,8 +96,10 @@ __all__ = [
     "WhyActionQuery",
     "WhyEmotionQuery",
     "WhySaidQuery",
+    "aim_of",
     "angry_at",
     "answer_query",
+    "as_modelled_by",
     "believes",
     "causers",
     "current_desire",
@@ -96,6 +109,7 @@ __all__ = [
     "judge_action",
     "lying",
     "make_recorded_parser",
+    "perception_slips",
     "phrase",
     "predict_action",
     "read_awareness",

@@ -31,17 +31,22 @@ __all__ = ["HATE", "LIKE", "attitude_of", "attitude_words"]
 LIKE = ("like", "likes", "liked", "love", "loves", "loved", "adore", "adores", "adored",
         "enjoy", "enjoys", "enjoyed", "admire", "admires", "admired", "cherish", "cherishes",
         "cherished", "treasure", "treasures", "treasured", "fond of", "keen on",
-        "fancy", "fancies", "prefer", "prefers", "preferred")  # fmt: skip
+        "fancy", "fancies", "prefer", "prefers", "preferred", "fascinated by",
+        "fascinated with", "passion for", "passionate about", "crazy about", "obsessed with",
+        "in love with")  # fmt: skip
 """Verbs (and adjective phrases) of liking."""
 HATE = ("hate", "hates", "hated", "dislike", "dislikes", "disliked", "despise", "despises",
         "despised", "detest", "detests", "detested", "loathe", "loathes", "loathed", "abhor",
         "abhors", "abhorred", "can't stand", "cannot stand", "could not stand",
         "couldn't stand", "can not stand", "disgusted by", "averse to", "irritated by",
-        "irked by", "annoyed by")  # fmt: skip
+        "irked by", "annoyed by", "aversion to", "disdain for", "contempt for",
+        "repulsed by", "repelled by", "can't bear", "cannot bear", "could not bear",
+        "couldn't bear")  # fmt: skip
 """Verbs (and adjective phrases) of disliking."""
 
 _LEAD = (r"(?:(?:feels?|felt|feeling|is|was|be|being|to|really|truly|deeply|absolutely|"
-         r"utterly|secretly|always|had|has|have|never|simply|just|so|very|quite)\s+)*")  # fmt: skip
+         r"utterly|secretly|always|had|has|have|never|simply|just|so|very|quite|a|an|strong|"
+         r"great|deep|growing)\s+)*")  # fmt: skip
 _VERB = "|".join(sorted((re.escape(v) for v in LIKE + HATE), key=len, reverse=True))
 _ATTITUDE = re.compile(rf"^{_LEAD}(?P<verb>{_VERB})\b\s*(?P<rest>.*?)[.!]?$")
 _NEGATION = re.compile(r"\b(?:not|never|no longer|n't)\b")

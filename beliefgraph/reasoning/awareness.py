@@ -10,6 +10,7 @@ Z"); what a holder can see is what it believes placed, minus narrated "cannot se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from beliefgraph.graph import BeliefGraph
@@ -18,7 +19,14 @@ from beliefgraph.models import Belief, BeliefModel, Proposition
 from .basics import SENSES, belief_about, blocked_view, somewhere, source_phrase, thing_named
 from .phrasing import phrase
 
-__all__ = ["AwarenessReading", "read_awareness", "visible_set"]
+__all__ = [
+    "AwarenessReading",
+    "PerceptionSlip",
+    "as_modelled_by",
+    "perception_slips",
+    "read_awareness",
+    "visible_set",
+]
 
 
 class AwarenessReading(BeliefModel):
@@ -110,3 +118,109 @@ def visible_set(
     if not chain:
         return pool
     return [o for o in pool if blocked_view(graph, chain[0], thing_named(graph, o), at) is None]
+
+
+# -- what one character knows of another's perception ----------------------------------------
+_UNAWARE = frozenset({"know", "knows", "knew", "notice", "notices", "noticed", "realize",
+                      "realizes", "realized", "realise", "realises", "realised", "aware",
+                      "see", "sees", "saw", "suspect", "suspects", "suspected"})  # fmt: skip
+_SAW = r"(?:witness\w*|watch\w*|observ\w*|saw|seen|see(?:s|ing)?|spott\w*|spied|spying|notic\w*)"
+_LEFT = r"(?:left|leav\w*|gone|departed|exit\w*|walked out|stepped out|went out|away)"
+
+
+class PerceptionSlip(BeliefModel):
+    """A narrated fact that ``knower`` does not know what ``other`` perceived.
+
+    ``kind`` is ``witnessed`` ("Unbeknownst to Landon, Dakota had witnessed this action":
+    Landon takes Dakota not to have seen his own moves) or ``left`` ("Unbeknownst to him,
+    Gabriella had already left": he takes her to have seen what he saw after she left).
+    """
+
+    knower: str
+    other: str
+    kind: str
+    fact: int
+    """The event id of the narrated fact."""
+    events: tuple[int, ...]
+    """The events whose perception by ``other`` the knower gets wrong."""
+
+
+def perception_slips(graph: BeliefGraph, knower: str, other: str) -> list[PerceptionSlip]:
+    """Where the story says ``knower`` is wrong about what ``other`` perceived.
+
+    A narrated negated knowing ("X does not know / did not notice ...", as a parse words
+    "unbeknownst to X" or "little did X know") whose words, or whose sentence, say that
+    ``other`` witnessed (watched, observed, saw) or had left. A witnessing hides from the
+    knower ``other``'s perception of the knower's own moves since the previous such fact; a
+    departure makes the knower take ``other`` to have perceived what the knower perceived
+    after ``other``'s last exit.
+    """
+    saw = re.compile(rf"\b{re.escape(other)}\b[^.;:]*?\b{_SAW}\b", re.I)
+    left = re.compile(rf"\b{re.escape(other)}\b[^.;:]*?\b{_LEFT}\b", re.I)
+    steps = {s.event.id: s for s in graph.timeline.steps}
+    out: list[PerceptionSlip] = []
+    since = 0
+    for e in graph.events:
+        p = e.proposition
+        if (
+            e.kind != "narrate"
+            or p is None
+            or not p.negated
+            or p.subject != knower
+            or p.relation.split()[0].lower() not in _UNAWARE
+        ):
+            continue
+        said = f"{p.value or ''} {e.sentence}"
+        if saw.search(said):
+            hidden = tuple(t for t, s in steps.items()
+                           if since < t < e.id and s.event.kind == "move"
+                           and s.event.agent == knower and other in s.perceivers)  # fmt: skip
+            # and the witnessing itself, where the parse made it a look of its own
+            # ("Dakota had witnessed this action": Dakota observes the belt on the hooks)
+            looks = tuple(t for t, s in steps.items()
+                          if hidden and t > hidden[0] and s.event.kind == "observe"
+                          and other in s.event.actors
+                          and s.event.sentence_index <= e.sentence_index)  # fmt: skip
+            hidden = tuple(sorted({*hidden, *looks}))
+            if hidden:
+                out.append(PerceptionSlip(knower=knower, other=other, kind="witnessed",
+                                          fact=e.id, events=hidden))  # fmt: skip
+                since = e.id
+        elif left.search(said):
+            exits = [t for t, s in steps.items()
+                     if t < e.id and s.event.kind == "exit"
+                     and other in s.event.actors]  # fmt: skip
+            start = exits[-1] if exits else since
+            seen = tuple(t for t, s in steps.items()
+                         if start < t < e.id and knower in s.perceivers
+                         and other not in s.perceivers)  # fmt: skip
+            if seen:
+                out.append(PerceptionSlip(knower=knower, other=other, kind="left",
+                                          fact=e.id, events=seen))  # fmt: skip
+                since = e.id
+    return out
+
+
+def as_modelled_by(graph: BeliefGraph, knower: str, other: str) -> BeliefGraph:
+    """The graph with ``other``'s perception as ``knower`` takes it to be (``perception_slips``
+    applied), for reading the chain (``knower``, ``other``); ``graph`` itself when the story
+    says the knower is right about it.
+
+    Only that chain is read from the result: the other chains see the changed perceivers too.
+    """
+    slips = perception_slips(graph, knower, other)
+    if not slips:
+        return graph
+    hide = {t for s in slips if s.kind == "witnessed" for t in s.events}
+    add = {t for s in slips if s.kind == "left" for t in s.events}
+    events = []
+    for step in graph.timeline.steps:
+        who = set(step.perceivers)
+        if step.event.id in hide:
+            who.discard(other)
+        if step.event.id in add:
+            who.add(other)
+        events.append(step.event.replaced(perceivers=tuple(sorted(who))))
+    story = graph.story.model_copy(update={"events": tuple(events)})
+    return BeliefGraph(story, perception=graph.perception, trust=graph.trust,
+                       max_order=graph.max_order)  # fmt: skip
