@@ -52,10 +52,13 @@ def _graph(*implied: ImpliedBelief) -> BeliefGraph:
     sentences = tuple(
         Sentence(index=i, text=text, events=(e.id,)) for i, (text, e) in enumerate(_SENTENCES)
     )
+    events = tuple(
+        e.model_copy(update={"sentence_index": i}) for i, (_, e) in enumerate(_SENTENCES)
+    )
     story = ParsedStory(
         text=" ".join(text for text, _ in _SENTENCES),
         sentences=sentences,
-        events=tuple(e for _, e in _SENTENCES),
+        events=events,
         actors=("Ann", "Bob"),
         implied=implied,
     )
