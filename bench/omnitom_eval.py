@@ -22,6 +22,7 @@ Usage::
 
     python bench/omnitom_eval.py [GOLD_JSONL] [--stage 1|2|both] [--truth auto|graph]
                                  [--parser llm|auto] [--grounding auto|offline|llm]
+                                 [--grounding-prompt omnitom|shared]
                                  [--tune] [--out DIR]
 """
 
@@ -115,6 +116,56 @@ def disagreements(result: EvalResult) -> list[str]:
                 example.setdefault(key, f"{r.id}: {r.explanation[0]}")
     return [f"{n:>3}  {c} / {d}: {what}  (e.g. {example[(c, d, what)]})"
             for (c, d, what), n in classes.most_common()]  # fmt: skip
+
+
+def halves(result: EvalResult) -> list[str]:
+    """Stage 2 on the odd and even dev-file positions of the stories (an item-blind split:
+    every change is kept only when it helps or is neutral on both)."""
+    order = list(dict.fromkeys(r.id.split(":")[0] for r in result.results))
+    pos = {sid: i for i, sid in enumerate(order)}
+    head = ["half", "stories", "overall", *(d[:8] for d in DIMENSIONS)]
+    lines = [" | ".join(head), " | ".join("---" for _ in head)]
+    for name, rest in (("odd (1, 3, ...)", 0), ("even (2, 4, ...)", 1)):
+        rs = [r for r in result.results if pos[r.id.split(":")[0]] % 2 == rest]
+        fig = stage2_macro(rs)
+        n = len({r.id.split(":")[0] for r in rs})
+        lines.append(" | ".join([name, str(n), f"{fig['overall']:.4f}",
+                                 *(f"{fig[d]:.4f}" for d in DIMENSIONS)]))  # fmt: skip
+    return lines
+
+
+def _sources(r) -> dict[str, str]:
+    line = next((e for e in r.explanation if e.startswith("sources: ")), None)
+    if line is None:
+        return {}
+    return dict(kv.split("=", 1) for kv in line.removeprefix("sources: ").split(", "))
+
+
+def confusion(result: EvalResult, top: int = 6) -> list[str]:
+    """Why labels miss, every row (aligned or not): per dimension, the wrong labels by
+    category, and the largest (source, predicted -> gold) classes."""
+    cats = sorted({r.breakdown["category"] for r in result.results})
+    wrong: dict[str, Counter[str]] = defaultdict(Counter)
+    classes: dict[str, Counter[tuple[str, str, str]]] = defaultdict(Counter)
+    for r in result.results:
+        src = _sources(r)
+        got, gold = (r.prediction or "").split("|"), r.gold.split("|")
+        for d, p, g in zip(DIMENSIONS, got, gold, strict=True):
+            if p != g:
+                wrong[d][r.breakdown["category"]] += 1
+                classes[d][(src.get(d, "none"), p, g)] += 1
+    head = [
+        "dimension",
+        "wrong",
+        *(c.split()[0] for c in cats),
+        "largest classes (source: predicted -> gold)",
+    ]
+    lines = [" | ".join(head), " | ".join("---" for _ in head)]
+    for d in DIMENSIONS:
+        big = "; ".join(f"{n} {s}: {p} -> {g}" for (s, p, g), n in classes[d].most_common(top))
+        lines.append(" | ".join([d, str(sum(wrong[d].values())),
+                                 *(str(wrong[d][c]) for c in cats), big]))  # fmt: skip
+    return lines
 
 
 def attribution(result: EvalResult) -> list[str]:
@@ -456,6 +507,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="auto",
         help="Stage 2 evidence: the LLM grounding call or the offline matcher",
     )
+    ap.add_argument(
+        "--grounding-prompt",
+        choices=("omnitom", "shared"),
+        default="omnitom",
+        help="the LLM grounding call: OmniToM's omnitom.ground.v1 (default) or the shared "
+        "beliefgraph.ground.v1",
+    )
     args = ap.parse_args(argv)
     results: dict[str, EvalResult] = {}
     if args.stage in ("2", "both"):
@@ -467,6 +525,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             truth=args.truth,
             parser=args.parser,
             grounding=args.grounding,
+            grounding_prompt=args.grounding_prompt,
         )
         took = time.perf_counter() - t
         n = len({r.id.split(":")[0] for r in r2.results}) or 1
@@ -478,6 +537,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("\n".join(stage2_table(r2)))
         print("\nAttribution (share of rows whose label came from each source, its accuracy):")
         print("\n".join(attribution(r2)))
+        print("\nHalves of the dev file (item-blind split):")
+        print("\n".join(halves(r2)))
+        print("\nWhy labels miss (every row; wrong labels per category, largest classes):")
+        print("\n".join(confusion(r2)))
         print("\nDisagreement classes (aligned rows):")
         print("\n".join(disagreements(r2)) or "none")
     if args.stage in ("1", "both"):

@@ -10,6 +10,9 @@ the requests still written on replay are the repair re-asks of the answers the c
 check objects to (their first answers are used meanwhile), counted in ``expected["left"]``.
 Stage 1's second request per story is the OmniToM belief proposals (``omnitom.beliefs.v1``,
 ``adapters/omnitom/proposals.py``), answered by the same kind of model seeing only them.
+Stage 2's grounding request is OmniToM's own (``omnitom.ground.v1``,
+``adapters/omnitom/grounding.py``); the shared grounding call's recorded answers
+(``beliefgraph.ground.v1``) replay beside it, for the comparison ``docs/llm.md`` gives.
 """
 
 from __future__ import annotations
@@ -43,6 +46,12 @@ def replay(benchmarks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         warnings.simplefilter("ignore")
         written = evaluate("omnitom", gold, stage=2, parser="llm", grounding="llm")
     assert written.llm_deferred == 2 * 29  # one parse and one grounding request per story
+    # The shared grounding call (beliefgraph.ground.v1) in place of OmniToM's own: the same 29
+    # parse requests (already written) and 29 other grounding requests, replayed beside it.
+    shared = evaluate(
+        "omnitom", gold, stage=2, parser="llm", grounding="llm", grounding_prompt="shared"
+    )
+    assert shared.llm_deferred == 2 * 29
     # Stage 1's second request per story is the belief proposals (no rows to ground there)
     stage1 = evaluate("omnitom", gold, stage=1, parser="llm")
     assert stage1.llm_deferred == 2 * 29  # the parse request again, and the proposals
@@ -67,3 +76,16 @@ def test_recorded_answers_reproduce_the_documented_figures(replay: Path) -> None
         assert r2.metrics[key] == pytest.approx(value, abs=1e-4), key
     for key, value in expected["stage1"].items():
         assert r1.metrics[key] == pytest.approx(value, abs=1e-4), key
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_shared_grounding_call_replays_beside_omnitoms_own(replay: Path) -> None:
+    # The figures docs/llm.md gives for the shared grounding call (beliefgraph.ground.v1),
+    # the comparison behind making omnitom.ground.v1 the OmniToM default.
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))["stage2_shared"]
+    r2 = evaluate(
+        "omnitom", replay, stage=2, parser="llm", grounding="llm", grounding_prompt="shared"
+    )
+    assert r2.llm_calls == 0
+    for key, value in expected.items():
+        assert r2.metrics[key] == pytest.approx(value, abs=1e-4), key

@@ -21,7 +21,10 @@ Settings: ``stage`` (1 or 2), ``parser`` (default: the run's parser, ``evaluate(
 or ``using_parser``, else ``rules``; ``auto`` or ``llm`` need an endpoint), ``matcher``
 (``tokens``, ``embeddings``, ``llm``), ``truth`` (``auto``, ``solver``, ``graph``),
 ``threshold`` (the matcher's), ``grounding`` (``auto``: one LLM grounding call per story when
-the run's parser is an LLM one, else the offline matcher; ``offline``; ``llm``).
+the run's parser is an LLM one, else the offline matcher; ``offline``; ``llm``),
+``grounding_prompt`` (``omnitom``, the default: OmniToM's own ``omnitom.ground.v1``,
+``grounding.py``, the shared reading plus closer readings of each row; ``shared``: the
+shared ``beliefgraph.ground.v1``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ..benchmark import Benchmark, benchmarks
 from ..item import Item, ItemResult
 from ..loading import Problems, strict_if_none
 from ..reading import chosen_client
+from .grounding import OmniGrounder
 from .labeler import Labeler, TruthMode
 from .labels import DIMENSIONS
 from .matching import make_matcher
@@ -55,6 +59,10 @@ __all__ = ["StageMetrics", "load_items", "make_omnitom"]
 
 Metric = Callable[[list[ItemResult]], float]
 Grounding = Literal["auto", "offline", "llm"]
+GroundingPrompt = Literal["shared", "omnitom"]
+"""Which grounding call an LLM run makes: the shared ``beliefgraph.ground.v1`` or OmniToM's
+``omnitom.ground.v1`` (``grounding.OmniGrounder``: the shared reading plus closer readings
+of each row); either way one request per story."""
 
 
 def load_items(path: Path, problems: Problems | None = None) -> list[Item]:
@@ -116,6 +124,7 @@ class _Run:
         self.parsed: dict[str, bool] = {}
         self.categories: set[str] = set()
         self.grounding: Grounding = "auto"
+        self.grounding_prompt: GroundingPrompt = "omnitom"
         self.graph_rows: GraphRows = "auto"  # which graph rows join Stage 1's proposals
         self.notes: dict[str, str] = {}  # story id -> why its graph is not the chosen parser's
         self._grounder: LLMGrounder | bool | None = False  # False: not decided yet
@@ -172,6 +181,8 @@ class _Run:
                 except ConfigurationError:
                     if self.grounding == "llm":
                         raise
+            if self._grounder and self.grounding_prompt == "omnitom":
+                self._grounder = OmniGrounder(self._grounder.client)
         return self._grounder or None
 
     def proposer(self) -> Proposer | None:
@@ -341,6 +352,7 @@ def make_omnitom(
     truth: TruthMode = "auto",
     threshold: float | None = None,
     grounding: Grounding = "auto",
+    grounding_prompt: GroundingPrompt = "omnitom",
     judge_fewshots: int = 3,
     direct: bool = False,
 ) -> Benchmark:
@@ -366,6 +378,10 @@ def make_omnitom(
     settings: dict[str, Any] = {} if threshold is None else {"threshold": threshold}
     if grounding not in ("auto", "offline", "llm"):
         raise ConfigurationError(f"grounding must be 'auto', 'offline' or 'llm', got {grounding!r}")
+    if grounding_prompt not in ("shared", "omnitom"):
+        raise ConfigurationError(
+            f"grounding_prompt must be 'shared' or 'omnitom', got {grounding_prompt!r}"
+        )
     if direct:
         from .direct import make_direct_omnitom
 
@@ -375,6 +391,7 @@ def make_omnitom(
         settings["fewshots"] = judge_fewshots
     run = _Run(stage, parser, matcher, truth, **settings)
     run.grounding = grounding
+    run.grounding_prompt = grounding_prompt
     return Benchmark(
         name="omnitom",
         load=load_items,

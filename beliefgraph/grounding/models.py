@@ -28,8 +28,9 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from beliefgraph.models import BeliefModel, ContentType
 
-__all__ = ["FRAMES", "HOLDINGS", "SUPPORTS", "Frame", "Holding", "RowEvidence", "Scene",
-           "StoryGrounding", "Support"]  # fmt: skip
+__all__ = ["FRAMES", "HOLDINGS", "SETTLEMENTS", "SUPPORTS", "WORDINGS", "Frame", "Holding",
+           "RowEvidence", "RowReading", "Scene", "Settlement", "StoryGrounding", "Support",
+           "Wording"]  # fmt: skip
 
 Holding = Literal["narrated", "saw", "heard", "remembers", "inferred", "imagined"]
 """How a holder came by a proposition.
@@ -52,6 +53,29 @@ Frame = Literal["none", "lie", "omission", "hypothetical", "pretend", "outdated"
 hypothetical or pretend frame, outdated (the world changed since, or a recalled past state),
 or none of these."""
 FRAMES: tuple[str, ...] = ("none", "lie", "omission", "hypothetical", "pretend", "outdated")
+
+
+Wording = Literal["said", "thought", "implied", "none"]
+"""How the proposition itself reaches its (outermost) holder in words.
+
+``said``: p itself, in any wording, is said aloud by or to the holder; ``thought``: the
+narrator states p as the holder's own thought, feeling, wish or decision; ``implied``: what is
+said or narrated only implies p (an agreement read from "that works", a wish read from a
+question, a consequence, a scalar implicature, the motive behind a remark); ``none``: p is not
+put into words for the holder at all (seen, done, or worked out).
+"""
+WORDINGS: tuple[str, ...] = ("said", "thought", "implied", "none")
+
+Settlement = Literal["fact", "claim", "judgement", "contradicted", "open"]
+"""What in the story settles the innermost proposition.
+
+``fact``: the narrator reports p as what happens or is, or p follows necessarily from what is
+narrated; ``claim``: only a character's sincere assertion supports p and nothing contradicts
+it; ``judgement``: p is an evaluation, opinion, prediction, possibility, advice or obligation,
+or a reading of someone's intention or feeling, that no narrated fact settles;
+``contradicted``: the story shows p false; ``open``: nothing in the story bears on p.
+"""
+SETTLEMENTS: tuple[str, ...] = ("fact", "claim", "judgement", "contradicted", "open")
 
 
 def _key(name: Any) -> str:
@@ -96,12 +120,28 @@ class RowEvidence(BeliefModel):
     """What the innermost proposition is about (the typed reading)."""
 
 
+class RowReading(RowEvidence):
+    """The evidence for one proposition, with the closer readings of the detailed prompt."""
+
+    worded: Wording = "none"
+    """How p itself reaches the outermost holder in words (see ``Wording``)."""
+    settled: Settlement = "open"
+    """What in the story settles the innermost p (see ``Settlement``)."""
+    mutual: list[str] = Field(default_factory=list)
+    """The actors who, with the outermost holder, know p and can tell that each other know it
+    (they witnessed or heard it together, or it was announced to them); just the holder when
+    nobody else can."""
+    reports_speech: bool = False
+    """Whether p is itself the report that someone said, asked, told or suggested something
+    ("A says that ...")."""
+
+
 class StoryGrounding(BeliefModel):
     """The grounding of every row of one story."""
 
     scenes: list[Scene] = Field(default_factory=list)
     """One per story sentence, in order."""
-    rows: list[RowEvidence] = Field(default_factory=list)
+    rows: list[RowEvidence | RowReading] = Field(default_factory=list)
     """One per row asked about, in order."""
     source: Literal["offline", "llm"] = "offline"
     """Who read the text: the offline matcher or an LLM."""
@@ -128,7 +168,12 @@ class StoryGrounding(BeliefModel):
                 }
                 sc.update({f: fix(sc.get(f)) for f in ("speaker", "private_to") if f in sc})
             scenes.append(sc)
-        rows = data.get("rows") or []
+        rows = [
+            {**r, "mutual": [fix(a) for a in r["mutual"]]}
+            if isinstance(r, dict) and isinstance(r.get("mutual"), list)
+            else r
+            for r in data.get("rows") or []
+        ]
         chains = ctx.get("chains")
         if chains is not None:  # a world fact has no holder, so no 'how' to give
             rows = [
@@ -175,6 +220,13 @@ class StoryGrounding(BeliefModel):
                 errors.append(f"row {r.row}: sentence numbers {bad} are not 1..{n_sent}")
         if (actors := ctx.get("actors")) is not None:
             known = set(actors)
+            for r in self.rows:
+                bad_names = sorted(set(getattr(r, "mutual", ())) - known)
+                if bad_names:
+                    errors.append(
+                        f"row {r.row}: 'mutual' names {bad_names}, which are not actors of the "
+                        f"story (use exactly: {sorted(known)})"
+                    )
             for s in self.scenes:
                 names = [*s.present, *s.involved, s.speaker, s.private_to]
                 bad_names = sorted({a for a in names if a is not None and a not in known})

@@ -32,15 +32,28 @@ labelling prompt ``official/prompts_label.py``):
   narrated as their thought), Implicit when it must be inferred from actions, perception or
   context.
 - **Content Type** (``reading``): Epistemic for beliefs about beliefs, else the typed
-  reading of the proposition.
+  reading of the proposition; a world fact read as Epistemic (the narrator telling that
+  someone saw, noticed or found something) is Action/Event: Epistemic is for *beliefs* about
+  knowledge or awareness, and a world fact has no believer.
 - **Mental Source** (``evidence``): Narration for world facts only; else how the outermost
   holder came by it: saw -> Perception (Memory when the belief is outdated: a look the
   holder can no longer repeat; Inference when the story never states the proposition, as
   what is not shown cannot be seen), heard -> Testimony, remembers -> Memory, inferred ->
-  Inference, imagined -> Imagination, narrated (a mental state whose origin the story does
-  not give) -> Unknown.
+  Inference, imagined -> Imagination, narrated (a mental state the narrator gives the holder
+  without saying how it arose: a plan, a need, a decision drawn from the narrated situation)
+  -> Inference (the schema's Unknown is "when the source is not recoverable from the story").
 - **Context** (``evidence``): a lie or a withheld fact -> Deceptive; a hypothetical or
   pretend frame -> Counterfactual; an outdated state -> Temporal; else Neutral.
+
+A row read by the detailed grounding call (``RowReading``: OmniToM's ``omnitom.ground.v1``)
+carries closer readings, which decide where they apply: Truth Status from ``settled`` (a
+narrated fact or an uncontradicted claim True, contradicted False, a judgement, prediction
+or reading of a mind that no narrated fact settles Unknown: the schema "prefers Unknown over
+speculative completion"); Representation from ``worded`` (Explicit when p itself is said to
+or by the holder or narrated as their thought; an implication of what was said is Implicit);
+Knowledge Access from ``mutual`` (the holder and those who can tell the holder knows it,
+counted as above); Mental Source Perception for a heard row that reports the speech itself
+("A says that ...": the utterance was perceived, its content need not be trusted).
 
 A row without evidence (no sentence supports it) gets the same rules, which then read as the
 closed world: nobody told or showed the holder, so the belief is inferred, Implicit, Private
@@ -60,12 +73,16 @@ from beliefgraph.models import (
     TruthStatus,
 )
 
-from .models import Holding, RowEvidence, StoryGrounding
+from .models import Holding, RowEvidence, RowReading, StoryGrounding
 
 __all__ = ["SOURCE_OF", "label_from_evidence"]
 
 SOURCE_OF: dict[Holding, MentalSource] = {
-    "narrated": "Unknown",
+    # A mental state the narrator gives the holder (a plan, a need, a decision) is one the
+    # holder drew from the situation the story narrates: its source is recoverable, and the
+    # schema keeps Unknown for "when the source is not recoverable from the story" (seed 000,
+    # App. A), so Inference.
+    "narrated": "Inference",
     "saw": "Perception",
     "heard": "Testimony",
     "remembers": "Memory",
@@ -122,6 +139,11 @@ def label_from_evidence(
     sources: dict[str, str] = {"order": "chain"}
     labels["content_type"] = "Epistemic" if order >= 2 else ev.kind
     sources["content_type"] = "chain" if order >= 2 else "reading"
+    if order == 0 and ev.kind == "Epistemic":
+        # Epistemic is for *beliefs* about knowledge, attention or awareness; a world fact has
+        # no believer, and the narrator telling that someone saw or found something tells a
+        # happening: Action/Event ("happenings or actions", App. A).
+        labels["content_type"] = "Action/Event"
     if order == 0:
         # Narrated to every reader, a narrated wish or decision included: the schema's worked
         # example labels "Xiao Hong wants to move to a bigger office" (order 0) Public.
@@ -139,10 +161,16 @@ def label_from_evidence(
     rep: Representation = "Explicit" if _explicit(order, ev) else "Implicit"
     labels["representation"], sources["representation"] = rep, found
     how = ev.how[0] if ev.how else "inferred"
-    if how in ("saw", "remembers") and ev.support == "not_stated" and order == 1:
+    if how == "narrated" and isinstance(ev, RowReading) and ev.worded == "said":
+        # the holder puts it into words from their own knowledge: what the grounding prompt
+        # calls "remembers" ("what they say from their own knowledge")
+        how = "remembers"
+    if how in ("saw", "remembers") and _support(ev) == "not_stated" and order == 1:
         how = "inferred"  # what the story never shows cannot be seen or recalled: read into it
     if order >= 2 and how != "imagined":
         how = "inferred"  # another mind is never perceived or told whole: it is inferred
+    if how == "heard" and order == 1 and isinstance(ev, RowReading) and ev.reports_speech:
+        how = "saw"  # that someone said it is the utterance the holder heard: perceived
     source: MentalSource = SOURCE_OF[how]
     if source == "Perception" and ev.frame == "outdated" and order == 1:
         source = "Memory"
@@ -173,12 +201,36 @@ def _ordered(d: dict[str, str]) -> dict[str, str]:
     return {k: d[k] for k in _DIMS}
 
 
+def _support(ev: RowEvidence) -> str:
+    """Whether the story states, contradicts or leaves open the innermost proposition.
+
+    The shared reading's ``support``, refined by a detailed reading's ``settled``: a narrated
+    fact or an uncontradicted claim is stated (a seen event whose holder the model read as
+    not shown believing it is still shown); a proposition nothing in the story bears on is
+    open; what the story overturns is contradicted, unless the narration also states it (a
+    past state the narration verified: the schema's "Temporal + True ... accurate recall of
+    a past fact"; a holder who missed the change is the graph's to find, where it aligns). A
+    judgement the model reads as such keeps the shared reading (measured: leaving every
+    stated judgement Unknown lowered one half of the dev stories).
+    """
+    if not isinstance(ev, RowReading):
+        return ev.support
+    if ev.settled == "contradicted":
+        return "stated" if ev.support == "stated" else "contradicted"
+    if ev.settled in ("fact", "claim"):
+        return "stated"
+    if ev.settled == "open":
+        return "not_stated"
+    return ev.support
+
+
 def _truth(ev: RowEvidence) -> TruthStatus:
-    if ev.support == "not_stated":
+    support = _support(ev)
+    if support == "not_stated":
         return "Unknown"
     if len(ev.how) >= 2 and ev.how[-1] not in _GROUNDED:
         return "Unknown"  # the inner holder could only guess it
-    return "True" if ev.support == "stated" else "False"
+    return "True" if support == "stated" else "False"
 
 
 def _mutual(ev: RowEvidence, grounding: StoryGrounding, holder: str | None) -> set[str]:
@@ -231,6 +283,16 @@ def _access(
         # A state that changed since is no longer common ground: whoever saw the change holds
         # another value (the graph's labeler counts only who "still holds the same value").
         return "Private"
+    if isinstance(ev, RowReading) and ev.worded == "implied":
+        # "Private is used for internal or unshared beliefs, even when the underlying event
+        # itself is public" (seed 000, App. A): what the holder reads into what was said is
+        # their own, however many heard the words.
+        return "Private"
+    if isinstance(ev, RowReading):
+        # The model named who mutually knows it: the holder and those who can tell that the
+        # holder knows it too (the release's "explicit acknowledgment or obvious mutual
+        # awareness"); counted against the cast as the scenes' knowers are.
+        return _by_count({chain[0], *ev.mutual}, cast)
     who = _mutual(ev, grounding, chain[0])
     if chain[0] not in who:
         return "Private"

@@ -241,22 +241,86 @@ def _third_person(lemma: str) -> str:
 
 
 def _the(name: str) -> str:
-    """Put "the" before a common noun, never before a proper name or an article.
+    """Put "the" before a common noun phrase, never before a proper name, an article, or a
+    complement kept verbatim that is no noun phrase.
 
     Some parses keep the article in the name (OpenToM's plot names "the trash can" as its
-    destination); adding another gave "the the trash can" in tables and explanations.
+    destination); adding another gave "the the trash can" in tables and explanations. A
+    complement kept as written may open with an adverb, a pronoun, a clause or a verb
+    phrase ("flies overhead", "realizes there was a mix-up", "starts making the salsa"):
+    "the" there gave "flies the overhead".
 
     Examples
     --------
     >>> _the("box"), _the("Sally"), _the("the trash can"), _the("a room")
     ('the box', 'Sally', 'the trash can', 'a room')
+    >>> _the("overhead"), _the("there was a mix-up"), _the("making the salsa")
+    ('overhead', 'there was a mix-up', 'making the salsa')
+    >>> _the("fishing net"), _the("damaged crop"), _the("painting")
+    ('the fishing net', 'the damaged crop', 'the painting')
     """
-    if name[:1].isupper() or _ARTICLE.match(name) or name.split(" ", 1)[0] in _PHRASE_OPENERS:
+    if name[:1].isupper() or _ARTICLE.match(name) or not _noun_phrase(name):
         return name
     return f"the {name}"
 
 
+def _noun_phrase(text: str) -> bool:
+    """Whether a name or verbatim complement reads as a noun phrase (so takes "the").
+
+    Without a tagger at this layer, by its first words: no function word, quote or number
+    opens it, no "-ly" adverb, and no verb form or adjective followed by a function word
+    ("making the salsa", "decided to", "unaware of" open phrases; "fishing net" and
+    "damaged crop" are nouns).
+    """
+    words = text.lower().split()
+    if not words or not words[0][:1].isalpha():
+        return False  # a quotation, a number
+    first = words[0].strip(",.;:!?")
+    if first in _PHRASE_OPENERS or first in _NOT_NOUN_OPENERS or first.endswith("n't"):
+        return False
+    if first.endswith("ly") and first not in _LY_NOUNS:
+        return False
+    second = words[1].strip(",.;:!?") if len(words) > 1 else ""
+    if second and second in _FUNCTION_AFTER and len(first) > 3:
+        return False
+    # "leaving Owen alone", "sitting innocently", "playing outside": a verb's "-ing"
+    after = text.split()[1] if len(words) > 1 else ""
+    return not (
+        first.endswith("ing")
+        and second
+        and (after[:1].isupper() or second.endswith("ly") or second in _NOT_NOUN_OPENERS)
+    )
+
+
 _ARTICLE = re.compile(r"(?:the|a|an)\s", re.I)
+# Words that open no noun phrase: clause openers, pronouns, auxiliaries, quantifiers,
+# adverbs of place, time and degree.
+_NOT_NOUN_OPENERS = frozenset(
+    {"and", "but", "or", "nor", "so", "as", "while", "because", "if", "then", "than", "when",
+     "where", "what", "who", "whom", "whose", "which", "why", "how", "whether", "though",
+     "although", "unless", "until", "upon", "once", "there", "here", "not", "never",
+     "always", "often", "sometimes", "also", "too", "very", "only", "even", "just", "still",
+     "again", "already", "almost", "soon", "now", "later", "yet", "ever", "rather", "quite",
+     "i", "he", "she", "they", "we", "themselves", "himself", "herself", "itself", "myself",
+     "ourselves", "yourself", "yourselves", "everyone", "everybody", "someone", "somebody",
+     "anyone", "anybody", "nobody", "something", "anything", "nothing", "everything",
+     "is", "are", "was", "were", "be", "been", "being", "am", "can", "could", "will",
+     "would", "shall", "should", "may", "might", "must", "do", "does", "did", "has", "have",
+     "had", "most", "more", "many", "much", "both", "either", "neither", "several", "few",
+     "enough", "another", "such", "overhead", "nearby", "inside", "outside", "behind",
+     "across", "upstairs", "downstairs", "home", "together", "ahead", "along", "apart",
+     "aside", "abroad", "indoors", "outdoors", "underneath", "beneath", "toward", "towards",
+     "without", "within", "throughout", "during", "before", "after", "since", "like",
+     "unaware", "unable", "aware", "able", "sure", "unsure", "offshore", "backstage",
+     "onstage", "downstream", "upstream", "uphill", "downhill", "everywhere", "somewhere",
+     "nowhere", "anywhere"}
+)  # fmt: skip
+# Nouns that end in "-ly" ("the family"), unlike the adverbs a complement may open with.
+_LY_NOUNS = frozenset(
+    {"family", "lily", "jelly", "belly", "rally", "ally", "bully", "fly", "butterfly",
+     "dragonfly", "firefly", "supply", "assembly", "holly", "anomaly", "monopoly", "folly",
+     "gully", "reply", "italy", "melancholy"}
+)  # fmt: skip
 # A complement kept verbatim ("to the drummers", "his crops", "for dry firewood") is a
 # phrase, not a name: no article goes before it.
 _PHRASE_OPENERS = frozenset(
@@ -264,4 +328,10 @@ _PHRASE_OPENERS = frozenset(
      "under", "out", "up", "down", "off", "away", "back", "past", "through", "around", "near",
      "his", "her", "their", "its", "my", "our", "your", "this", "that", "these", "those", "some",
      "any", "no", "every", "each", "all", "him", "them", "it", "me", "us", "you"}
+)  # fmt: skip
+# After a first word, these make it a verb phrase or a predicate ("making the salsa",
+# "decided to take", "unaware of this"), not a noun phrase.
+_FUNCTION_AFTER = _PHRASE_OPENERS | frozenset(
+    {"the", "a", "an", "to", "he", "she", "they", "we", "i", "among", "loudly", "there",
+     "that", "what", "how", "if", "whether"}
 )  # fmt: skip

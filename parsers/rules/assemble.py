@@ -259,6 +259,10 @@ class _Story:
             value: str | None = self._value(p, p.value)
         else:
             value = p.value
+        if p.referent is not None:
+            # "A seagull grabs the fish, dropping it": "it" is what the act was done to,
+            # not the one acting, whose mention came first.
+            self.last_object = self._name(p.referent)
         return Proposition(
             content_type=p.content_type,
             subject=subj,

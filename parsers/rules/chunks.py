@@ -14,12 +14,15 @@ capitalised word that is not a function word is taken for a name.
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from importlib.resources import files
 from typing import NamedTuple
 
-from spacy.matcher import Matcher
+from spacy.lookups import Table
 from spacy.tokens import Doc
 
 from .lexicon import (
@@ -30,12 +33,26 @@ from .lexicon import (
     PERSON_NOUNS,
     PRONOUNS,
     SKIPPED,
+    TIME_NOUNS,
     word_classes,
 )
 from .nlp import get_nlp
 from .templates import Mention
 
-__all__ = ["ADV", "HE", "IT", "NAME", "NAMES", "NP", "NPS", "THEY", "Chunk", "Clause", "split"]
+__all__ = [
+    "ADV",
+    "HE",
+    "IT",
+    "NAME",
+    "NAMES",
+    "NP",
+    "NPS",
+    "THEY",
+    "Chunk",
+    "Clause",
+    "clear_word_caches",
+    "split",
+]
 
 NAME, NAMES, NP, NPS = "<name>", "<names>", "<np>", "<nps>"
 ADV = "<adv>"
@@ -91,10 +108,12 @@ def split(sentence: str) -> tuple[Clause, ...]:
     """
     if _META.match(sentence):
         return (Clause(sentence.strip(), (), meta=True),)
-    doc = get_nlp()(sentence)
+    # The tokenizer alone: the lemmas the chunker reads come from ``_lemma`` (the pipeline's
+    # own lookup table, cached per word), which spares the lemmatizer's per-token pass.
+    doc = get_nlp().make_doc(sentence)
     if not len(doc):
         return ()
-    chunks = _merge_lists(_adjectives(_people(_chunk(doc)), sentence))
+    chunks = _merge_lists(_adjectives(_people(_chunk(doc, sentence)), sentence))
     end = len(chunks)
     while end and chunks[end - 1].sym in _FINAL_PUNCT:
         end -= 1
@@ -131,28 +150,105 @@ _META = re.compile(
 )
 
 
+def clear_word_caches() -> None:
+    """Forget the per-word lemmas and lexeme attributes (for cold-start timings)."""
+    _word.cache_clear()
+    _lemma.cache_clear()
+
+
+@lru_cache(maxsize=1 << 16)
+def _lemma(text: str) -> str:
+    """A word's lemma, lower-cased, as the pipeline's lookup lemmatizer gives it (by the
+    word as written: its table is case-sensitive)."""
+    return str(_lemma_table().get(text, text)).lower()
+
+
 @cache
-def _chunk_matcher() -> Matcher:
-    closed = sorted(CLOSED | {"'s", "'"})
-    name = {"IS_TITLE": True, "LOWER": {"NOT_IN": sorted(NOT_NAMES)}}
-    word = {"IS_PUNCT": False, "LOWER": {"NOT_IN": closed}}
-    # After the first noun word a verb ends the phrase: "the box sees" is never one noun.
-    more = {**word, "LEMMA": {"NOT_IN": sorted(FRAME_VERBS)}, "OP": "*"}
-    bare = {**word, "IS_TITLE": False, "LEMMA": {"NOT_IN": sorted(FRAME_VERBS)}, "OP": "+"}
-    m = Matcher(get_nlp().vocab)
-    m.add("NAME", [[name, {**name, "OP": "*"}]], greedy="LONGEST")
-    m.add(
-        "NP",
-        [
-            [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more],
-            # "a farmer's market", "the oven's temperature": a possessive inside
-            [{"LOWER": {"IN": sorted(DETERMINERS)}}, word, more, {"LOWER": "'s"}, word, more],
-            [name, {**name, "OP": "*"}, {"LOWER": "'s"}, word, more],
-            [bare],
-        ],
-        greedy="LONGEST",
+def _lemma_table() -> Table:
+    return get_nlp().get_pipe("lemmatizer").lookups.get_table("lemma_lookup")
+
+
+@cache
+def _frame_forms() -> frozenset[str]:
+    """Every lower-case form whose lemma is a frame verb ("sees", "took", "texted")."""
+    data = files("spacy_lookups_data") / "data" / "en_lemma_lookup.json.gz"
+    forms = json.loads(gzip.decompress(data.read_bytes()))
+    table = _lemma_table()
+    added = [f for v in FRAME_VERBS for f in (v + "s", v + "es", v[:-1] + "ed", v + "ed",
+             v[:-1] + "ing", v + "ing")]  # fmt: skip
+    return frozenset(
+        w.lower() for w in (*forms, *added, *FRAME_VERBS) if table.get(w, w) in FRAME_VERBS
     )
-    return m
+
+
+@cache
+def _word_sets() -> tuple[frozenset[str], frozenset[str]]:
+    closed = CLOSED | {"'s", "'"}
+    return closed, closed | _frame_forms()
+
+
+def _phrases(toks: list[_Tok]) -> list[tuple[bool, int, int]]:
+    """Proper names and noun phrases: (is a name, start, end), longest first, then leftmost.
+
+    The patterns, on the word as written: a name is a capitalised word that is no function
+    word, and runs of them ("Xiao Li"); a noun phrase is a determiner, a word that is no
+    function word, then words that are neither function words nor forms of a frame verb
+    ("the box sees" is never one noun); the same with a possessive inside ("the oven's
+    temperature", "a farmer's market", "Sally's basket"); or a run of such words without
+    a capital. Of each kind the longest matches are kept, never overlapping (spaCy's
+    ``Matcher`` with ``greedy="LONGEST"``, which this replaces: it built a Token object per
+    word twice over and was a sixth of ToMi's parsing).
+
+    Examples
+    --------
+    >>> toks = [_Tok(*_word(w), 0, len(w)) for w in "Xiao Li sees the green box".split()]
+    >>> _phrases(toks)
+    [(False, 3, 6), (True, 0, 2)]
+    """
+    closed, verbs = _word_sets()
+    n = len(toks)
+    name = [t.is_title and t.lower not in NOT_NAMES for t in toks]
+    word = [not t.is_punct and t.lower not in closed for t in toks]
+    more = [not t.is_punct and t.lower not in verbs for t in toks]
+    bare = [m and not t.is_title for m, t in zip(more, toks, strict=True)]
+    det = [t.lower in DETERMINERS for t in toks]
+
+    def run(flags: list[bool], i: int) -> int:  # the end of the run of flags from i
+        while i < n and flags[i]:
+            i += 1
+        return i
+
+    def possessive(s: int, k: int, out: list[tuple[int, int]]) -> None:
+        # "... 's word more*" from k
+        if k + 1 < n and toks[k].lower == "'s" and word[k + 1]:
+            out.extend((s, e) for e in range(k + 2, run(more, k + 2) + 1))
+
+    names: list[tuple[int, int]] = []
+    nps: list[tuple[int, int]] = []
+    for s in range(n):
+        if name[s]:
+            e = run(name, s)
+            names.extend((s, k) for k in range(s + 1, e + 1))
+            possessive(s, e, nps)
+        if bare[s]:
+            nps.extend((s, k) for k in range(s + 1, run(bare, s) + 1))
+        if det[s] and s + 1 < n and word[s + 1]:
+            e = run(more, s + 2)
+            nps.extend((s, k) for k in range(s + 2, e + 1))
+            possessive(s, e, nps)
+    found = [(True, *m) for m in _longest(names)] + [(False, *m) for m in _longest(nps)]
+    return sorted(found, key=lambda m: (m[1] - m[2], m[1]))
+
+
+def _longest(matches: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest matches first (then the leftmost), each kept unless it overlaps one kept."""
+    kept: list[tuple[int, int]] = []
+    taken: set[int] = set()
+    for start, end in sorted(set(matches), key=lambda m: (m[0] - m[1], m[0])):
+        if taken.isdisjoint(range(start, end)):
+            kept.append((start, end))
+            taken.update(range(start, end))
+    return kept
 
 
 # Words after which a new clause, with its own verb, may start.
@@ -204,6 +300,10 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
     out: set[int] = set()
     finite = False  # the current clause already has its verb
     subject = False  # ... and a word that may be its subject
+    relative = False  # a relative without "that" opened: its verb is not the clause's
+    awaiting = False  # ... and its verb was read: the clause's own verb is still to come
+    prev_lemma = ""
+    modifier = False  # the word before was a frame verb's form after an article
     prev = ""  # the previous word, adverbs of the closed list skipped ("has just finished")
     before = ""  # the word before that
     adverbs = word_classes()[3]
@@ -211,24 +311,56 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         low = tok.lower
         if low in SKIPPED or (low.endswith("ly") and low in adverbs and low not in CLOSED):
             continue  # "..., severely weakening": the adverb is not the word before
+        if low == "'s" and not _contracted(toks, i):
+            # "the oven's temperature appears": a possessive, not "has"; the word after it
+            # is its noun ("Landon's eyes lit up")
+            modifier = True
+            continue
         before, prev, last = prev, low, (prev, before)
+        head_lemma, prev_lemma = prev_lemma, tok.lemma
         if low in _CLAUSE_OPENERS:
-            # "... and listens": the same subject; "which settles": the relative's subject
-            finite = False
+            # "... and listens": the same subject; "which settles", "a stream that appears":
+            # the relative's subject
+            finite = awaiting = False
             subject = (subject and low in ("and", "but", "or")) or low in ("who", "which")
+            subject = subject or (low == "that" and _relative_head(*last, head_lemma))
             continue
         if low in _BE or low in _AUX:
-            finite = True
+            # "the coral she is observing appears": the relative's auxiliary
+            finite = finite or not relative
+            awaiting = awaiting and not finite
             continue
         lemma = tok.lemma
-        if lemma in FRAME_VERBS:
-            finite = True
+        if modifier:
+            # "the lost patterns", "an open window": the word after the modifier is its noun
+            modifier, subject = False, True
             continue
+        if lemma in FRAME_VERBS and last[0] in DETERMINERS:
+            # "an open window", "the lost patterns": a noun's modifier; "the drop": a noun
+            modifier = low in adjectives
+            continue
+        if lemma in FRAME_VERBS and last[1] in DETERMINERS and last[0] in adjectives:
+            continue  # "a sudden drop in temperature": a noun
+        if lemma in FRAME_VERBS:
+            if low.endswith("ing") and i and last[0] not in _BE and head_lemma in nouns:
+                continue  # "a group of children playing nearby kicks ...": a participle
+            # "the map she carries with her indicates ...": the relative's verb leaves the
+            # clause's own verb to come.
+            finite, awaiting, relative = not relative, relative, False
+            continue
+        if low in _RELATIVE_SUBJECTS and _relative_head(*last, head_lemma):
+            # "the coral she observes appears ...": a relative clause without "that" opens
+            finite, relative = False, True
         if low in _SUBJECT_WORDS or (low not in CLOSED and not tok.is_punct):
             was_subject, subject = subject, True
         else:
             continue
         p, pp = last
+        if awaiting and p in ("her", "him", "them", "it") and low != lemma and lemma in verbs:
+            out.add(i)  # "the map she carries with her indicates ...": the clause's verb
+            finite = True
+            awaiting = False
+            continue
         if lemma not in verbs or (i and tok.is_title) or p in _NOUN_CONTEXT or p == "-":
             continue
         if i + 1 < len(toks) and toks[i + 1].lower == "-":
@@ -256,12 +388,46 @@ def _verb_tokens(toks: list[_Tok]) -> frozenset[int]:
         elif (
             was_subject
             and not finite
-            and (low != lemma or (lemma not in nouns and p.endswith("s") and p != p.rstrip("s")))
+            # "the lighting conditions are": a plural noun ("she bought are": a verb)
+            and not (nxt in _BE and p not in _SUBJECT_WORDS and lemma in nouns)
+            and (
+                low != lemma
+                # a base form after a plural: "the bees appear", "vandals damage the ..."
+                or (
+                    (lemma not in nouns or nxt in DETERMINERS)
+                    and p.endswith("s")
+                    and p != p.rstrip("s")
+                )
+            )
         ):
             # "Kofi repaired", "a storm rolls"; a base form after a plural: "the bees appear"
             out.add(i)
-            finite = True
+            finite, awaiting, relative = not relative, relative, False
     return frozenset(out)
+
+
+def _contracted(toks: list[_Tok], i: int) -> bool:
+    """Whether the "'s" at ``i`` is "is" or "has" ("it's raining", "she's been"), not a
+    possessive ("the aquarium's heating system"): after a pronoun, or before "been"."""
+    nxt = toks[i + 1].lower if i + 1 < len(toks) else ""
+    prev = toks[i - 1].lower if i else ""
+    return prev in PRONOUNS or nxt == "been"
+
+
+_RELATIVE_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})
+
+
+def _relative_head(p: str, pp: str, lemma: str) -> bool:
+    """Whether a pronoun after ``pp p`` (``p``'s lemma ``lemma``) opens a relative clause
+    without "that": ``p`` is a noun of a noun phrase ("the coral she observes", "the
+    vegetables she bought"), not a word of time ("one day she walks") or a function word."""
+    nouns, adjectives = word_classes()[1:3]
+    return (
+        lemma in nouns
+        and p not in CLOSED
+        and p not in TIME_NOUNS
+        and (pp in DETERMINERS or pp == "of" or (pp in adjectives and pp not in CLOSED))
+    )
 
 
 class _Tok(NamedTuple):
@@ -269,30 +435,34 @@ class _Tok(NamedTuple):
 
     lower: str
     lemma: str
-    idx: int
-    length: int
     is_punct: bool
     is_title: bool
+    idx: int
+    length: int
 
 
-def _chunk(doc: Doc) -> list[Chunk]:
-    strings = doc.vocab.strings
+@lru_cache(maxsize=1 << 16)
+def _word(text: str) -> tuple[str, str, bool, bool]:
+    """(lower, lemma, is_punct, is_title) of a word, as its spaCy lexeme has them: the same
+    for every occurrence, so read once per word rather than once per token."""
+    lex = get_nlp().vocab[text]
+    lower = lex.lower_
     # The lookup table reads "as" as the article "a"; here "as" opens a clause ("as she walks
     # closer"). The shared table is left alone: the grounding's token matcher reads it too.
-    toks = [
-        _Tok(t.lower_, "as" if t.lower_ == "as" else t.lemma_.lower(), t.idx, len(t),
-             t.is_punct, t.is_title)
-        for t in doc
-    ]  # fmt: skip
+    return lower, "as" if lower == "as" else _lemma(text), lex.is_punct, lex.is_title
+
+
+def _chunk(doc: Doc, text: str) -> list[Chunk]:
+    # The sentence is the doc's text: Doc.text would join every token again.
+    toks = [_Tok(*_word(w), i, len(w)) for w, i in ((t.text, t.idx) for t in doc)]
     spans: dict[int, tuple[int, bool]] = {}
     taken: set[int] = set()
     verbs = _verb_tokens(toks)
     adverbs = _adverbs(toks)
     # Longest first, then leftmost, never overlapping (what spacy.util.filter_spans does,
     # without building Span objects).
-    for key, start, end in sorted(_chunk_matcher()(doc), key=lambda m: (m[1] - m[2], m[1])):
+    for is_name, start, end in _phrases(toks):
         if taken.isdisjoint(range(start, end)):
-            is_name = strings[key] == "NAME"
             # A verb inside a noun phrase ends it: "a storm rolls" is "a storm" + "rolls".
             a = start
             for v in sorted((verbs | adverbs).intersection(range(start, end))):
@@ -303,7 +473,6 @@ def _chunk(doc: Doc) -> list[Chunk]:
                 spans[a] = (end, is_name)
             taken.update(range(start, end))
     out: list[Chunk] = []
-    text = doc.text  # Doc.text joins every token: read it once, not once per chunk
     i = 0
     while i < len(toks):
         if i in spans:
@@ -338,6 +507,12 @@ def _noun_after(toks: list[_Tok], i: int, out: list[Chunk]) -> bool:
     nxt = toks[i + 1].lower if i + 1 < len(toks) else "."
     if nxt in _BE and i and toks[i - 1].lower not in DETERMINERS:
         return True  # "the taro leaves are fresh": a plural noun before its verb
+    if nxt == "of":
+        return True  # "a brand-new set of paintbrushes": a noun's head
+    words = out[-1].items[0].text.lower().split() if out[-1].items else []
+    adjectives, nouns = word_classes()[2], word_classes()[1]
+    if len(words) == 1 and words[0] in adjectives and words[0] not in nouns:
+        return True  # "a sudden drop in temperature": an adjective's noun
     if not (nxt in _AFTER_PLACE or not nxt[0].isalnum()):
         return False
     verbs = word_classes()[0]
@@ -359,7 +534,9 @@ def _extended(np: Chunk, tok: _Tok, sentence: str) -> Chunk:
 
 def _nominal(toks: list[_Tok], a: int, b: int) -> bool:
     """Whether tokens a..b hold a word past any determiners and possessives."""
-    return any(t.lower not in DETERMINERS and t.lower != "'s" for t in toks[a:b])
+    return any(t.lower not in DETERMINERS and t.lower != "'s" for t in toks[a:b]) and (
+        toks[b - 1].lower != "'s"
+    )
 
 
 def _span_chunk(toks: list[_Tok], is_name: bool, sentence: str) -> Chunk:
@@ -404,6 +581,17 @@ def _adjectives(chunks: list[Chunk], sentence: str) -> list[Chunk]:
         if (
             c.sym == NP
             and nxt is not None
+            and nxt.sym in ("and", "but", "or")
+            and after is not None
+            and after.sym == NP
+            and _adjective_pair(c, nxt, after, sentence)
+        ):
+            out.append(_joined(c, after, sentence))  # "a brief but heavy rain shower"
+            i += 3
+            continue
+        if (
+            c.sym == NP
+            and nxt is not None
             and nxt.sym == ","
             and after is not None
             and after.sym == NP
@@ -416,6 +604,20 @@ def _adjectives(chunks: list[Chunk], sentence: str) -> list[Chunk]:
         out.append(c)
         i += 1
     return out
+
+
+def _adjective_pair(a: Chunk, conj: Chunk, b: Chunk, sentence: str) -> bool:
+    """Whether "a X and|but Y Z" coordinates adjectives of one noun ("a beautiful and rare
+    species", "a brief but heavy rain shower"), not two things ("his net and boat"): X
+    alone after an article, an adjective (with "but", one that is also a noun), and no
+    article before Y."""
+    words = sentence[a.start : a.end].lower().split()
+    _, nouns, adjectives, _ = word_classes()
+    if len(words) != 2 or words[0] not in DETERMINERS or words[1] not in adjectives:
+        return False
+    if words[1] in nouns and conj.sym != "but":
+        return False
+    return sentence[b.start : b.end].split(" ", 1)[0].lower() not in DETERMINERS
 
 
 def _joined(a: Chunk, b: Chunk, sentence: str) -> Chunk:

@@ -200,6 +200,9 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
             and c.sym != ADV
             # a determiner left alone before a noun phrase: "to the the trash can"
             and not (c.sym in DETERMINERS and i + 1 < len(chunks) and chunks[i + 1].sym == NP)
+            # "the once calm water": "once" an adverb of the noun phrase
+            and not (c.sym in DETERMINERS and i + 2 < len(chunks) and chunks[i + 1].sym == "once")
+            and not (c.sym == "once" and i and chunks[i - 1].sym in DETERMINERS)
         ]
     )
     chunks = _drop_relatives(chunks)
@@ -211,7 +214,8 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
         for i, c in enumerate(chunks)
         if not (
             c.sym in ("have", "be")
-            and not (c.sym == "be" and i and chunks[i - 1].sym in (NP, NPS, IT))
+            # "appears to be set at ...": an infinitive's passive stays one
+            and not (c.sym == "be" and i and chunks[i - 1].sym in (NP, NPS, IT, "to"))
             and i + 1 < len(chunks)
             and (
                 chunks[i + 1].sym in FRAME_VERBS
@@ -227,6 +231,13 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
         )
     ]
     read = _read_parts(chunks, sentence)
+    if read is None:
+        # "A group of tourists on a guided tour enters the pyramid": a subject with its
+        # phrases, read as one; only when no frame reads the clause as written ("the label
+        # on the box is ..." has its own).
+        folded = _fold_subject(chunks, sentence)
+        if folded is not None:
+            read = _read_parts(folded, sentence)
     if read is None and any(c.sym in _MANNER for c in chunks):
         # "Anne secretly moves the marble": manner adverbs only matter in tellings.
         read = _read_parts([c for c in chunks if c.sym not in _MANNER], sentence)
@@ -235,6 +246,53 @@ def read_clause(chunks: Sequence[Chunk], sentence: str) -> tuple[Template, ...] 
 
 _PARTICLE_WORDS = frozenset({"up", "out", "down", "off", "away", "back", "over"})
 _RELATIVE_PREPOSITIONS = frozenset({"from", "in", "on", "at", "for", "with", "to"})
+
+
+_SUBJECT_PREPOSITIONS = frozenset(
+    {"on", "in", "at", "from", "near", "outside", "inside", "by", "with", "under", "behind",
+     "beside", "of", "along", "across", "around"}
+)  # fmt: skip
+
+
+def _fold_subject(chunks: list[Chunk], sentence: str) -> list[Chunk] | None:
+    """The clause with its subject's phrases folded into one chunk, or None when its subject
+    has none: "a group of children on a field trip" (prepositional phrases), "a group of
+    children playing nearby" (a participle with its object or adverb). A thing's subject
+    keeps its words ("group of children on a field trip"); a person ("a street vendor
+    outside the bakery") stays the actor named.
+
+    Examples
+    --------
+    >>> from beliefgraph.parsers.rules.chunks import split
+    >>> text = "A group of tourists on a guided tour enters the pyramid."
+    >>> folded = _fold_subject(list(split(text)[0].chunks), text)
+    >>> [c.sym for c in folded], folded[0].items[0].text
+    (['<np>', 'enter', '<np>'], 'group of tourists on a guided tour')
+    """
+    if len(chunks) < 4 or chunks[0].sym not in (NP, NAME):
+        return None
+    j, folded = 1, False
+    if chunks[1].sym == "of" and chunks[2].sym in (NP, NPS, NAME, NAMES):
+        j = 3
+    while j + 1 < len(chunks):
+        c, nxt = chunks[j], chunks[j + 1]
+        if c.sym in _SUBJECT_PREPOSITIONS and nxt.sym in (NP, NPS, NAME, NAMES):
+            j, folded = j + 2, True
+        elif _verb_like(c) and _ing(c, sentence) and nxt.sym in (NP, NPS, *_SUBJECT_PREPOSITIONS):
+            # "playing nearby", "playing soccer", "playing in the garden"
+            j, folded = j + (3 if nxt.sym in _SUBJECT_PREPOSITIONS else 2), True
+        else:
+            break
+    if not folded or j >= len(chunks) or j > len(chunks) - 1:
+        return None
+    if not (_verb_like(chunks[j]) or chunks[j].sym in FRAME_VERBS or chunks[j].sym == "have"):
+        return None
+    head = chunks[0]
+    if head.sym == NAME:
+        return [head, *chunks[j:]]
+    m = head.items[0]
+    text = m.text + sentence[head.end : chunks[j - 1].end]
+    return [Chunk(NP, head.start, chunks[j - 1].end, items=(Mention(text, m.key),)), *chunks[j:]]
 
 
 def _drop_relatives(chunks: list[Chunk]) -> list[Chunk]:
@@ -268,12 +326,19 @@ def _drop_relatives(chunks: list[Chunk]) -> list[Chunk]:
                 if (
                     j + 1 < len(chunks)
                     and chunks[j].sym in _RELATIVE_PREPOSITIONS
-                    and chunks[j + 1].sym in (NP, NPS)
+                    and chunks[j + 1].sym in (NP, NPS, HE, THEY, IT)
                 ):
-                    j += 2
+                    j += 2  # "the map she carries with her indicates ..."
                 if j < len(chunks) and (_verb_like(chunks[j]) or chunks[j].sym in FRAME_VERBS):
                     i = j
                     continue
+                if j == len(chunks) and any(_verb_like(c) for c in chunks[:i]):
+                    # "purchases the watermelon he initially picked": an object's relative
+                    # ends the clause. The noun phrase names the thing; its chunk spans the
+                    # relative, so a complement kept verbatim keeps its words.
+                    c = chunks[i]
+                    out[-1] = Chunk(c.sym, c.start, chunks[-1].end, c.names, c.items, c.genders)
+                    break
         i += 1
     return out
 
@@ -350,7 +415,11 @@ def read_clauses(
             filled = chunks = [_named_as(cataphor, first), *chunks[1:]]
             first = chunks[0]
         cataphor = None
-        verbless = not any(_verb_like(c) for c in chunks)
+        # "responsible for taking care of ...": a gerund after a preposition is no verb
+        verbless = not any(
+            _verb_like(c) and not (j and chunks[j - 1].sym in _GERUND_AFTER)
+            for j, c in enumerate(chunks)
+        )
         if first.sym in _SUBJECTS and len(chunks) == 1 and k + 1 < len(clauses):
             out.append(())  # named here, the subject of the next clauses
             body.append(chunks)
@@ -393,7 +462,7 @@ def read_clauses(
             inserted = k - 1 if inserted is None and not lone else inserted
         elif (
             (verbless or first.sym == "during")
-            and first.sym in _CIRCUMSTANCE
+            and (first.sym in _CIRCUMSTANCE or (first.sym == NP and _time_words(first.items[0])))
             and inserted is None
             and not antecedent
         ):
@@ -437,6 +506,7 @@ def read_clauses(
     return [(r, reasons.get(k, "")) for k, r in enumerate(out)]
 
 
+_GERUND_AFTER = frozenset({"for", "of", "about", "without", "by"})
 _PREPOSITIONS = frozenset(
     {"for", "with", "in", "on", "at", "to", "from", "near", "by", "of", "about", "during"}
 )
@@ -576,10 +646,29 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
             if left is not None and right is not None:
                 return right + left if chunks[i].sym in _BEFORE_MAIN else left + right
     for i in range(2, len(chunks) - 1):
+        # "She comes across a small stream that appears to be clean": a relative clause
+        # says something of its noun phrase, read as a clause of its own after the main one.
+        if (
+            chunks[i].sym in ("that", "which", "who")
+            and chunks[i - 1].sym in (NP, NPS)
+            and _verb_like(chunks[i + 1])
+        ):
+            left = _match(chunks[:i], sentence)
+            head = _antecedent(chunks, i)
+            right = _match([*head, *chunks[i + 1 :]], sentence) if left else None
+            if left is not None and right is not None:
+                return left + right
+    for i in range(2, len(chunks) - 1):
         # "Andrew moved the hat to the room and Richard did not witness it": two clauses
         # with their own subjects. What one says about who perceives ("did not witness",
         # "was watching") holds for the whole sentence, so it is read first.
-        if chunks[i].sym in ("and", "but") and chunks[i + 1].sym in _SUBJECTS:
+        # ... and so do things: "a power outage occurs and the oven's temperature drops"
+        thing = (
+            chunks[i + 1].sym in (NP, NPS)
+            and i + 2 < len(chunks)
+            and (_verb_like(chunks[i + 2]) or chunks[i + 2].sym in FRAME_VERBS)
+        )
+        if chunks[i].sym in ("and", "but") and (chunks[i + 1].sym in _SUBJECTS or thing):
             left = _match(chunks[:i], sentence)
             right = _match(chunks[i + 1 :], sentence) if left is not None else None
             if left is not None and right is not None:
@@ -600,6 +689,19 @@ def _match_whole(chunks: list[Chunk], sentence: str) -> tuple[Template, ...] | N
             ):
                 return left
     return None
+
+
+def _antecedent(chunks: Sequence[Chunk], i: int) -> list[Chunk]:
+    """What the relative at ``i`` is about: the noun phrase before it, or the thing before
+    its place ("a bag of clay in his workshop that appears soft": the bag of clay), with
+    its "of" phrase."""
+    end = i
+    if i >= 3 and chunks[i - 2].sym in _PLACE_PREPOSITIONS and chunks[i - 3].sym in (NP, NPS):
+        end = i - 2
+    start = end - 1
+    if start >= 2 and chunks[start - 1].sym == "of" and chunks[start - 2].sym in (NP, NPS):
+        start -= 2
+    return list(chunks[start:end])
 
 
 def _time_words(m: Mention) -> bool:
@@ -847,6 +949,8 @@ def _absent(s: Slots, _: str) -> tuple[Template, ...]:
 
 
 def _move(s: Slots, _: str) -> tuple[Template, ...] | None:
+    if "why" in s and s["why"].sym == NP and not _bare_verb(s["why"]):
+        return None  # "left it to the staff in the kitchen": no purpose
     dest = _one(s["dest"])
     origin = _one(s["origin"]) if "origin" in s else None
     obj = _one(s["obj"])
@@ -1071,20 +1175,30 @@ def _moves_inside(chunks: Sequence[Chunk]) -> bool:
     # no frame reads it, it stays unread rather than losing a change of place. A passive
     # with no place after it ("the vegetables are freshly picked") is a state.
     for i, c in enumerate(chunks):
-        if c.sym not in _MOVING or (i and chunks[i - 1].sym in ("by", "of", "with")):
-            continue  # "obstructed by leaves": a noun
+        if c.sym not in _MOVING or (i and chunks[i - 1].sym in ("by", "of", "with", "for")):
+            continue  # "obstructed by leaves": a noun; "ideal for taking pictures": a use
         # "the vegetables are picked", "causes the slab to move": a thing moved with no
         # place named is no move the solver can track.
         passive = i and chunks[i - 1].sym == "be"
         passive = passive or (
             i >= 2 and chunks[i - 1].sym == "to" and chunks[i - 2].sym in (NP, NPS, IT, THEY)
         )
+        # "is set at the correct temperature": a state phrase is no place; nor is a
+        # quantity ("drops to 18°C")
+        after = chunks[i + 1 :]
         placed = any(
-            x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto") for x in chunks[i + 1 :]
+            (x.sym in _PLACE_PREPOSITIONS or x.sym in ("to", "into", "onto"))
+            and not (k + 1 < len(after) and _state_noun(after[k + 1]))
+            and not (k + 1 < len(after) and _quantity(after[k + 1]))
+            for k, x in enumerate(after)
         )
         if not passive or placed:
             return True
     return False
+
+
+def _quantity(c: Chunk) -> bool:
+    return c.sym == NP and c.items[0].text[:1].isdigit()
 
 
 def _identity(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1110,6 +1224,7 @@ def _perceives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         s["verb"].sym,
         _text(s["rest"], sentence),
         negated="neg" in s,
+        referent=_referent(s["rest"]),
     )
     return (Template("narrate", prop=prop),)
 
@@ -1120,7 +1235,7 @@ def _want(s: Slots, sentence: str) -> tuple[Template, ...]:
     # phrase, rendered "wants to irrigate his crops", never "wants the irrigate ...".
     verb = s["verb"].sym
     relation = verb if verb in _INTENDING else "be about" if verb == "about" else "want"
-    value = _text([s["to"], *s["rest"]], sentence)
+    value = _text([s.get("obj", s["to"]), s["to"], *s["rest"]], sentence)
     prop = PropTemplate("Desire/Intention", _who(s["subj"]), relation, value)
     return (Template("narrate", prop=prop),)
 
@@ -1198,9 +1313,13 @@ def _plain(chunks: Sequence[Chunk], *, state: bool = False) -> bool:
     if _moves_inside(chunks) or any(c.sym in ("into", "onto") for c in chunks):
         return False
     if state:
+        # "has sturdy branches that can support his weight": "that" after a noun phrase
+        # opens its relative, no clause of its own.
         return not any(
-            c.sym in _JOINERS and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
-            for c, n in itertools.pairwise(chunks)
+            c.sym in _JOINERS
+            and (n.sym in _SUBJECTS or n.sym == IT or n.sym in _AUX_NEXT)
+            and not (c.sym == "that" and k and chunks[k - 1].sym in (NP, NPS))
+            for k, (c, n) in enumerate(itertools.pairwise(chunks))
         )
     # "causing the flowers to wilt and lose their colour": verbs joined inside an
     # infinitive are one complement, not a clause of their own.
@@ -1260,8 +1379,24 @@ def _did(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     value: Mention | str | None = _text(rest, sentence) if rest else None
     if len(rest) == 1 and rest[0].sym == NP:
         value = _one(rest[0])
-    prop = PropTemplate("Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s)
+    # "has prepared the dough earlier and left it ...": with one noun phrase in the
+    # complement, "it" next is that thing ("spills paint all over the canvas, leaving it
+    # ruined" names two, and stays with the thing named before).
+    one = [c for c in rest if c.sym in (NP, NPS)]
+    referent = _referent(rest) if isinstance(value, str) and len(one) == 1 else None
+    prop = PropTemplate(
+        "Action/Event", _who(s["subj"]), verb.sym, value, negated="neg" in s, referent=referent
+    )
     return (Template("narrate", prop=prop),)
+
+
+def _referent(rest: Sequence[Chunk]) -> Mention | None:
+    """The object of an act kept verbatim: its first noun phrase, after a particle
+    ("knocks over the paint cans"), never one after a preposition ("walks along a beach")."""
+    k = 1 if len(rest) > 1 and rest[0].sym in _PARTICLE_WORDS else 0
+    if len(rest) > k + 1 and rest[k].sym == NP and rest[k].items[0].text.endswith("ing"):
+        k += 1  # "starts installing the wiring": the gerund's object
+    return rest[k].items[0] if len(rest) > k and rest[k].sym == NP else None
 
 
 def _arrives(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1351,7 +1486,9 @@ def _happens(s: Slots, sentence: str) -> tuple[Template, ...] | None:
         s["subj"] if isinstance(s["subj"], tuple) else (s["subj"],), sentence
     )
     value = _text(rest, sentence) if rest else None
-    prop = PropTemplate("Action/Event", subject, s["verb"].sym, value, negated="neg" in s)
+    prop = PropTemplate(
+        "Action/Event", subject, s["verb"].sym, value, negated="neg" in s, referent=_referent(rest)
+    )
     return (Template("narrate", prop=prop),)
 
 
@@ -1363,6 +1500,8 @@ def _thing_act(verb: str, rest: Sequence[Chunk]) -> bool:
     the valve", "the temperature drops", "the monkeys play with the net". Verbs of going,
     placing or strolling say where an actor is or where a tracked object goes, so with a
     place after them ("drops the cup into the sink") they stay with their own frames."""
+    if verb in _STROLLING and verb not in _MOVING and rest and rest[0].sym in (NP, NPS):
+        return True  # "a musician plays a melody on a violin": an act, no stroll
     if verb not in _THING_ACTS and verb not in _MOVING and verb not in _STROLLING:
         return False
     return not any(c.sym in _PLACE_PREPOSITIONS or c.sym in ("to", "into", "onto") for c in rest)
@@ -1378,7 +1517,8 @@ def _comes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     if not _plain(rest):
         return None
     subject = _subject_mention(_subject_chunks(s), sentence)
-    value = _text(rest, sentence) if rest else None
+    said = [*([s["part"]] if "part" in s else []), *rest]  # "runs through the garden"
+    value = _text(said, sentence) if said else None
     prop = PropTemplate("Action/Event", subject, s["verb"].sym, value)
     return (Template("narrate", prop=prop),)
 
@@ -1395,12 +1535,13 @@ is: "in perfect condition", "in full bloom", "at the right temperature", "out of
 def _state_phrase(chunks: Sequence[Chunk]) -> bool:
     """Whether ``chunks`` open with "in|at|out of <a state noun>"."""
     k = 2 if len(chunks) > 2 and chunks[0].sym == "out" and chunks[1].sym == "of" else 1
-    return (
-        len(chunks) > k
-        and chunks[0].sym in ("in", "at", "out")
-        and chunks[k].sym == NP
-        and chunks[k].items[0].key.rsplit(" ", 1)[-1] in _STATE_NOUNS
-    )
+    return len(chunks) > k and chunks[0].sym in ("in", "at", "out") and _state_noun(chunks[k])
+
+
+def _state_noun(c: Chunk) -> bool:
+    """Whether a noun phrase (or the first of a list: "in good condition and functional")
+    names a state."""
+    return c.sym in (NP, NPS) and c.items[0].key.rsplit(" ", 1)[-1] in _STATE_NOUNS
 
 
 def _left_as(s: Slots, sentence: str) -> tuple[Template, ...] | None:
@@ -1431,7 +1572,9 @@ def _left_as_one(s: Slots, _: str) -> tuple[Template, ...] | None:
     words = m.text.split()
     _, nouns, adjectives, _ = word_classes()
     last = words[-1].lower()
-    if len(words) < 2 or last in nouns or not (last in adjectives or last.endswith("ed")):
+    if len(words) < 2 or (last in nouns and last not in adjectives):
+        return None  # "leaving the fishing net": a noun ("the pot empty": an adjective)
+    if not (last in adjectives or last.endswith("ed")):
         return None
     head = " ".join(words[:-1])
     thing = Mention(head, " ".join(m.key.split()[:-1]) or head.lower())
@@ -1467,9 +1610,10 @@ def _has(s: Slots, sentence: str) -> tuple[Template, ...] | None:
 
 def _believes(s: Slots, sentence: str) -> tuple[Template, ...] | None:
     # "Aria believes that her flour is fresh": the narrator states Aria's belief. Only a
-    # reported clause read as one fact about a thing (a place or a state) is kept.
+    # reported clause read as one fact (a place, a state, an act or what someone has:
+    # "Fatima believes she has a new set of paintbrushes") is kept.
     said = read_clause(list(s["rest"]), sentence)
-    if not said or len(said) != 1 or said[0].prop is None or isinstance(said[0].prop.subject, Who):
+    if not said or len(said) != 1 or said[0].kind != "narrate" or said[0].prop is None:
         return None
     prop = PropTemplate("Epistemic", _who(s["subj"]), "think", about=said[0].prop)
     return (Template("narrate", prop=prop),)
@@ -1541,9 +1685,19 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
             "SUBJ return:back|reappear:back",
             "SUBJ be back:back",
             f"SUBJ (be) {_STROLL} (out|about) around|round (in|on|at) NP:room",
-            f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through NP:room",
+            f"SUBJ (be) {_STROLL} (out|about) in|on|at|inside|through|along|across NP:room"
+            " (on|in|at|near|by NP:_ (of NP|WHO:_))",
             "SUBJ be in|inside|at|on NP:room (with NPS:things)",
             "SUBJ be in|inside|at|on NP:room in search of NPS:_",
+        ],
+    ),
+    (
+        _move,
+        [
+            # "left it to rise in a warm spot": placed there, for a purpose ("sets sail to
+            # catch fish in the calm waters" is no placing)
+            f"SUBJ leave|put|place NPT:obj to VERB:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
+            f"SUBJ leave|put|place NPT:obj to NP:why (NP:_) {_AT}:prep NP:dest (in|at|on NP:_)",
         ],
     ),
     (
@@ -1601,9 +1755,17 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         ],
     ),
     (_open, ["SUBJ open|close|shut:verb NP:box"]),
-    (_find_in, ["SUBJ find|discover|see|notice|spot NPS:things in|inside|on|at NP:place"]),
+    (
+        _find_in,
+        [
+            "SUBJ find|discover|see|notice|spot NPS:things in|inside|on|at NP:place",
+            # "spots a colorful seashell partially buried in the sand": how it lies there
+            f"SUBJ find|discover|see|notice|spot NPS:things {_PUT}|lie|sit|rest|nestle|embed"
+            "|float|trap|tangle in|inside|on|at|under NP:place",
+        ],
+    ),
     (_see, ["SUBJ see|notice|spot NPS:things"]),
-    (_find, ["SUBJ find|discover NPS:things"]),
+    (_find, ["SUBJ find|discover NPS:things", "SUBJ come|stumble|happen across|upon NPS:things"]),
     (
         _tell,
         [
@@ -1636,6 +1798,8 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         [
             f"SUBJ {_TAKE} (up|out) NP:obj (of NP:_) (up|out) ((from|out|off) (of) NP:_)",
             f"while SUBJ {_TAKE} NP:obj (for NP:_)",
+            # "reaches for a container of blue glaze from her shelf"
+            "SUBJ reach (out) for NP:obj (of NP:_) ((from|off|on|in) NP:_)",
         ],
     ),
     (
@@ -1653,7 +1817,10 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
     (
         _want,
         [
-            "SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt:verb to:to REST",
+            "SUBJ want|need|hope|plan|wish|decide|try|intend|choose|attempt|desire|aim|long"
+            "|strive:verb to:to REST",
+            # "needs it to dry before firing it": what she wants of a thing
+            "SUBJ want|need|wish:verb NPT:obj to:to REST",
             "SUBJ be about:verb to:to REST",
         ],
     ),
@@ -1703,9 +1870,9 @@ _FRAMES: list[tuple[Handler, list[str]]] = [
         _comes,
         [
             "NPS:subj come|go|arrive|return|appear|pass|run|fly|walk|leave:verb"
-            " (in|out|away|back|by|along|off|over|past|overhead|around|through) (REST)",
+            " (in|out|away|back|by|along|off|over|past|overhead|around|through:part) (REST)",
             f"NP:subj {_OF} NPS|WHO:of come|go|arrive|return|appear|pass|run|fly|walk|leave:verb"
-            " (in|out|away|back|by|along|off|over|past|overhead|around|through) (REST)",
+            " (in|out|away|back|by|along|off|over|past|overhead|around|through:part) (REST)",
         ],
     ),
 ]

@@ -28,7 +28,7 @@ from beliefgraph.models import ParsedStory
 from beliefgraph.text import segment
 
 from .assemble import Item, assemble
-from .chunks import split
+from .chunks import clear_word_caches, split
 from .frames import read_clauses
 from .templates import Template
 
@@ -62,9 +62,11 @@ class RulesParser:
 
     @staticmethod
     def cache_clear() -> None:
-        """Forget the cached sentence readings and stories (for cold-start timings)."""
+        """Forget the cached sentence readings and stories (for cold-start timings), and
+        the chunker's per-word lemmas and lexeme attributes."""
         _parse.cache_clear()
         _read.cache_clear()
+        clear_word_caches()
 
     def parse(self, text: str) -> ParsedStory:
         """Parse one story.

@@ -46,10 +46,13 @@ class PropTemplate:
     value: Mention | str | None = None
     negated: bool = False
     about: PropTemplate | None = None
-    preposition: str | None = None
-    """For a location: "on", "under", ... (None: "in")."""
     """For Epistemic content ("Aria believes that her flour is fresh"): what the subject,
     the holder, believes."""
+    preposition: str | None = None
+    """For a location: "on", "under", ... (None: "in")."""
+    referent: Mention | None = None
+    """For an act whose complement is kept verbatim ("checks the water level in the
+    canal"): its object, which a following "it" refers to rather than the one acting."""
 
 
 @dataclass(frozen=True, slots=True)
