@@ -48,6 +48,7 @@ from .schema import (
     clean_name,
     name_key,
     resolve,
+    thing_key,
 )
 
 __all__ = [
@@ -91,7 +92,7 @@ class Names:
         for a in actors:
             self.actors.setdefault(name_key(a), clean_name(a))
         for t in things:
-            self.things.setdefault(name_key(t), clean_name(t))
+            self.things.setdefault(thing_key(t), clean_name(t))
 
     def actor(self, name: str) -> str:
         return self.actors.setdefault(name_key(name), clean_name(name))
@@ -99,7 +100,7 @@ class Names:
     def thing(self, name: str | None) -> str | None:
         if name is None:
             return None
-        key = name_key(name)
+        key = thing_key(name)
         known = resolve(key, self.things)
         if known is not None:
             return self.things[known]
@@ -109,7 +110,7 @@ class Names:
         key = name_key(name)
         if key in self.actors:
             return self.actors[key]
-        known = resolve(key, self.things)
+        known = resolve(thing_key(name), self.things)
         return self.things[known] if known is not None else clean_name(name)
 
 
@@ -273,11 +274,11 @@ def _names_for(parse: StoryParse, actors: Iterable[str] = (), things: Iterable[s
 
 
 def entities_of(parse: StoryParse, names: Names, events: Sequence[Event]) -> list[Entity]:
-    kinds = {name_key(e.name): e.kind for e in parse.entities}
+    kinds = {thing_key(e.name): e.kind for e in parse.entities}
     out: dict[str, Entity] = {}
     for e in parse.entities:
         name = names.thing(e.name) or e.name
-        out.setdefault(name_key(name), Entity(name=name, kind=e.kind))
+        out.setdefault(thing_key(name), Entity(name=name, kind=e.kind))
     for ev in events:  # things used but not declared still get a kind
         for name, kind in (
             (ev.obj, "object"),
@@ -285,8 +286,8 @@ def entities_of(parse: StoryParse, names: Names, events: Sequence[Event]) -> lis
             (ev.destination, "container"),
             (ev.room, "room"),
         ):
-            if name and name_key(name) not in out:
-                out[name_key(name)] = Entity(name=name, kind=kinds.get(name_key(name), kind))
+            if name and thing_key(name) not in out:
+                out[thing_key(name)] = Entity(name=name, kind=kinds.get(thing_key(name), kind))
     return list(out.values())
 
 
@@ -372,8 +373,8 @@ def _assemble(
     actors = prior + [a for a in _first_mention([*declared, *used], text) if a not in prior]
     entities = entities_of(parse, names, events)
     if base is not None:
-        known = {name_key(e.name) for e in base.entities}
-        entities = list(base.entities) + [e for e in entities if name_key(e.name) not in known]
+        known = {thing_key(e.name) for e in base.entities}
+        entities = list(base.entities) + [e for e in entities if thing_key(e.name) not in known]
     implied = implied_beliefs(parse.beliefs, names)
     if base is not None:
         implied = (*base.implied, *implied)

@@ -37,6 +37,7 @@ from .schema import (
     mentioned,
     name_key,
     resolve,
+    thing_key,
 )
 
 __all__ = ["salvage"]
@@ -100,8 +101,8 @@ def salvage(raw: str, context: dict[str, Any]) -> tuple[StoryParse, list[str]] |
         except ValidationError:
             notes.append(f"entity {e!r} is malformed: dropped")
             continue
-        if mentioned(ent.name, text) or name_key(ent.name) in map(
-            name_key, ctx.get("entities", ())
+        if mentioned(ent.name, text) or thing_key(ent.name) in map(
+            thing_key, ctx.get("entities", ())
         ):
             entities.append(ent)
         else:
@@ -123,9 +124,9 @@ def salvage(raw: str, context: dict[str, Any]) -> tuple[StoryParse, list[str]] |
                     f"{at} names {n!r}, missing from the actor list but in the story: {_ADDED}"
                 )
         for thing, kind in things:
-            keys = [name_key(e.name) for e in entities]
+            keys = [thing_key(e.name) for e in entities]
             if (
-                resolve(name_key(thing), keys) is None
+                resolve(thing_key(thing), keys) is None
                 and name_key(thing) not in known
                 and mentioned(thing, text)
             ):

@@ -64,6 +64,7 @@ __all__ = [
     "Perception",
     "StoryParse",
     "Utterance",
+    "thing_key",
 ]
 
 MAX_ITEMS = 40
@@ -325,6 +326,22 @@ def name_key(name: str) -> str:
     return " ".join(words)
 
 
+def thing_key(name: str) -> str:
+    """The comparison key of a thing's name: ``name_key`` of its lower case.
+
+    Only a person's name is proper: a thing written "Apples" at the start of a model's list
+    and "apples" in an action is one thing, so case never decides a thing's plural.
+
+    Examples
+    --------
+    >>> thing_key("Apples") == thing_key("apples") == "apple"
+    True
+    >>> name_key("Apples")
+    'apples'
+    """
+    return name_key(name.lower())
+
+
 def short_names(people: Iterable[str]) -> dict[str, str]:
     """Key -> full name, for the short forms of each participant's name that no other
     participant's name shares: its first word, its last word, and the first word's leading
@@ -409,7 +426,7 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
     targets = {t + first for t in ctx.get("targets") or range(len(sentences))}
     text = " ".join(sentences)
     known_actors = {name_key(a) for a in ctx.get("actors", ())}
-    known_things = {name_key(e) for e in ctx.get("entities", ())}
+    known_things = {thing_key(e) for e in ctx.get("entities", ())}
     speakers: dict[int, str] = {int(k): v for k, v in (ctx.get("speakers") or {}).items()}
     aliases = short_names(ctx.get("actors", ())) if speakers else {}
     problems: list[str] = []
@@ -421,9 +438,9 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
         actors.add(name_key(a))
     things = set(known_things)
     for e in parse.entities:
-        if name_key(e.name) not in known_things and not mentioned(e.name, text):
+        if thing_key(e.name) not in known_things and not mentioned(e.name, text):
             problems.append(f"entity {e.name!r} does not occur in the text")
-        things.add(name_key(e.name))
+        things.add(thing_key(e.name))
 
     def actor(label: str, name: str) -> None:
         if name_key(name) not in actors:
@@ -435,8 +452,8 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
     def thing(label: str, name: str | None, *, people_too: bool = False) -> None:
         if name is None:
             return
-        key = name_key(name)
-        if resolve(key, things) is None and not (people_too and key in actors):
+        key = thing_key(name)
+        if resolve(key, things) is None and not (people_too and name_key(name) in actors):
             names = sorted(e.name for e in parse.entities)
             problems.append(f"{label}: {name!r} is not in entities {names}; add it there")
 
@@ -462,7 +479,7 @@ def _problems(parse: StoryParse, ctx: dict[str, Any]) -> list[str]:
             if item.kind == "move" and item.obj is not None:
                 before = " ".join(sentences[: s - first + 1])
                 if not mentioned(item.obj, before) and not resolve(
-                    name_key(item.obj), known_things
+                    thing_key(item.obj), known_things
                 ):
                     problems.append(
                         f"{where}: moves {item.obj!r}, which no sentence up to {s} introduces"
