@@ -9,7 +9,9 @@ holder in) can be, so Unknown is a finding of the solver, not a default.
 
 Values are the story's names; ``None`` stands for "none of them" (a place, or contents, the
 story never names). Limits: the enumeration is over the names the story and the beliefs
-mention; a variable of Epistemic content is an opaque yes/no fact.
+mention; a variable of Epistemic content is an opaque yes/no fact. A question about a place
+nothing names ("is the ball in the piano?", a parser's implied belief) is answered as one of
+those unnamed places: no where the picture is settled on a named one, open where it is open.
 """
 
 from __future__ import annotations
@@ -185,6 +187,9 @@ def truth_status(
     one ("Anne believes Sally believes p" is true when Sally believes p). The belief is True
     when every consistent reading of the graph makes it so, False when none does, Unknown
     otherwise. The belief itself is left out, so its own label cannot decide the answer.
+    A belief that a thing is in a place nothing else names ("the ball is in the piano") is
+    False where the reference is settled on a named place and Unknown where it is open, never
+    True (nothing the story says puts anything there); its negation the other way round.
 
     Parameters
     ----------

@@ -443,7 +443,11 @@ class Encoding:
         return term
 
     def holds(self, term: Any, test: Test) -> Any:
-        """The z3 formula saying ``test`` holds of a picture term."""
+        """The z3 formula saying ``test`` holds of a picture term.
+
+        A place ``test`` names that nothing registered gets a code of its own here (see
+        ``_code``), so a query about it is answered, never a ``KeyError``.
+        """
         key = (term.value, test)
         found = self._holds.get(key)
         if found is None:
@@ -451,7 +455,11 @@ class Encoding:
             if op == "is":
                 found = term if value else self.terms.not_(term)
             else:
-                found = self.terms.eq(term, self.terms.num(self.places[value]))
+                # A value the story and the beliefs never name ("the piano" of a parser's
+                # implied belief) is a legitimate question: it gets its own code, distinct
+                # from every named place, so an open picture may take it and a settled one
+                # may not (codes only tell places apart; nothing ranges over them).
+                found = self.terms.eq(term, self.terms.num(self._code(value)))
                 if op == "ne":
                     found = self.terms.not_(found)
             self._holds[key] = found
