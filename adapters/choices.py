@@ -152,18 +152,40 @@ _OPPOSED = (frozenset(("on", "off")), frozenset(("up", "down")), frozenset(("les
 _POLAR = _DEGREE | frozenset().union(*_OPPOSED)
 
 
+_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
+
+
+def _negated_word(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether a word of one value is a word of the other with a negating prefix ("ripe" /
+    "unripe", "locked" / "unlocked", "visible" / "invisible").
+
+    Examples
+    --------
+    >>> _negated_word(frozenset({"unripe", "mango"}), frozenset({"ripe", "mango"}))
+    True
+    >>> _negated_word(frozenset({"ripe"}), frozenset({"sweet"}))
+    False
+    """
+    pairs = [(x, y) for x in a for y in b] + [(y, x) for x in a for y in b]
+    return any(
+        len(base) > 2 and word == p + base for word, base in pairs for p in _NEGATING_PREFIXES
+    )
+
+
 def _same_value(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether two values' content words say the same: one holds the other's words, or they
     share a word ("ripe and perfect" / "ripe and of high quality"), with the same words of
-    degree and direction ("turned on" is not "turned off")."""
-    if not a or not b or (a & _POLAR) != (b & _POLAR):
+    degree and direction ("turned on" is not "turned off") and no word negated in the other
+    ("ripe and sweet" is not "unripe and sweet")."""
+    if not a or not b or (a & _POLAR) != (b & _POLAR) or _negated_word(a, b):
         return False
     return a <= b or b <= a or bool((a & b) - _POLAR)
 
 
 def _opposite(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Whether two values are the same words but for an opposed pair ("on" / "off")."""
-    return a - _POLAR == b - _POLAR and (a ^ b) in _OPPOSED
+    """Whether two values are the same words but for an opposed pair ("on" / "off"), or one
+    holds a word the other negates by its prefix ("ripe mangoes" / "unripe mangoes")."""
+    return (a - _POLAR == b - _POLAR and (a ^ b) in _OPPOSED) or _negated_word(a, b)
 
 
 def verdict(belief: Proposition, option: Proposition) -> Verdict:
