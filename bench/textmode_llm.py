@@ -125,7 +125,9 @@ def recorded_answers(kind: str, folder: Path) -> Path | None:
 
 OPENTOM_FIRST = 15
 """OpenToM stories of the stop-13 sample (the first 15 of ``meta_data.json``); the rules of
-stop 14 were written on them, so any later story of the sample is held out from them."""
+stop 14 were written on them. The later stories (16-25) were held out from those rules when
+first measured (0.588), but two fixes were then written on seeing them, so they are development
+data now (0.662 is a development figure)."""
 
 
 def split_opentom(path: Path, result: Any) -> dict[str, Any]:
@@ -185,7 +187,8 @@ def replay(model: str, expected: Path | None, next_round: Path | None = None) ->
                     got["split"] = split
                     print("      first 15 stories (stop 13): accuracy "
                           f"{split['first.accuracy']:.3f} ({split['first.answered']}/"
-                          f"{split['first.n']}); later stories (held out from stop 14's rules): "
+                          f"{split['first.n']}); later stories (development data since "
+                          "stop 14's fixes; 0.588 when first measured held out): "
                           f"{split['later.accuracy']:.3f} ({split['later.answered']}/"
                           f"{split['later.n']})")  # fmt: skip
                 got.update(stories=n_stories, requests=written[name], requests_all=len(asked[name]),

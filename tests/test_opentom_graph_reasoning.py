@@ -346,4 +346,5 @@ def test_without_a_stated_intention_the_movers_own_attitude_is_the_motive() -> N
 
 
 def test_exclusive_access_is_keeping_it() -> None:
-    assert aim_words("to secure exclusive access to the t-shirt") == "keep"
+    # An invented wording, not a benchmark story's.
+    assert aim_words("so the violin stays his exclusively to practise on") == "keep"
