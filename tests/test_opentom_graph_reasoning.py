@@ -147,6 +147,44 @@ def test_an_unnoticed_departure_is_modelled_as_still_there() -> None:
     assert _place(as_modelled_by(g, "Ann", "Bo"), ("Ann", "Bo")) == "bag"
 
 
+def _denial(value: str, sentence: str) -> Event:
+    return _said(4, "Ann", "know", value, 3, negated=True, sentence=sentence)
+
+
+def test_a_negated_witnessing_is_no_slip() -> None:
+    # Invented wordings: a negation governing the perception verb means Bo did not see it,
+    # so Ann (who does not know of any watching) is right about him.
+    for value, sentence in [
+        ("Bo had not seen the move", "Ann had no idea that Bo had not seen the swap."),
+        ("Bo never once watched her", "Ann did not realise Bo never once watched her."),
+        ("Bo didn't notice the hat", "Ann did not know Bo didn't notice the hat go."),
+        ("the hat", "Ann did not know that Bo left without observing anything."),
+    ]:
+        g = _story([*_witnessed()[:3], _denial(value, sentence)])
+        assert perception_slips(g, "Ann", "Bo") == [], sentence
+        assert as_modelled_by(g, "Ann", "Bo") is g
+    # a negation in an earlier clause does not govern the verb
+    g = _story([*_witnessed()[:3], _denial("the hat", "Ann did not know Bo, never idle, saw it.")])
+    assert [s.kind for s in perception_slips(g, "Ann", "Bo")] == ["witnessed"]
+
+
+def test_a_parse_that_negates_the_others_perception_is_no_slip() -> None:
+    # the words are loose ("Bo and the window: seen ...") but the parse says Bo did not see
+    denied = _said(5, "Bo", "see", "the move", 3, negated=True)
+    sentence = "Ann did not know about Bo and the window, where the swap was seen or not."
+    assert perception_slips(
+        _story([*_witnessed()[:3], _denial("the window", sentence)]), "Ann", "Bo"
+    )
+    g = _story([*_witnessed()[:3], _denial("the window", sentence), denied])
+    assert perception_slips(g, "Ann", "Bo") == []
+
+
+def test_a_negated_departure_is_no_slip() -> None:
+    never = "Ann did not know that Bo had never left the hall."
+    events = [*_left()[:4], _said(5, "Ann", "know", "hall", 4, negated=True, sentence=never)]
+    assert perception_slips(_story(events), "Ann", "Bo") == []
+
+
 def test_a_denial_that_names_no_perception_of_the_other_changes_nothing() -> None:
     price = _said(
         4,

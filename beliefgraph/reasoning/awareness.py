@@ -126,6 +126,38 @@ _UNAWARE = frozenset({"know", "knows", "knew", "notice", "notices", "noticed", "
                       "see", "sees", "saw", "suspect", "suspects", "suspected"})  # fmt: skip
 _SAW = r"(?:witness\w*|watch\w*|observ\w*|saw|seen|see(?:s|ing)?|spott\w*|spied|spying|notic\w*)"
 _LEFT = r"(?:left|leav\w*|gone|departed|exit\w*|walked out|stepped out|went out|away)"
+_NEGATED_VERB = re.compile(
+    r"(?:\b(?:not|never|no longer|without|cannot|failed to|unable to)|n't)"
+    r"(?:\s+(?:have|has|had|been|be|ever|even|once|yet|actually|really|get to|got to|\w+ly))*"
+    r"\s+$",
+    re.I,
+)
+"""A negation governing the verb that follows: "had not seen", "never once saw", "didn't
+notice", "without seeing" (only auxiliaries and adverbs may stand between them, so a
+negation in an earlier clause, "Bo, who never sleeps, saw it", does not count)."""
+
+
+def _affirmed(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` (ending in its verb) matches ``text`` at least once with no
+    negation governing the verb: "Bo had not seen the move" is no witnessing."""
+    return any(
+        not _NEGATED_VERB.search(m.string[: m.start("verb")]) for m in pattern.finditer(text)
+    )
+
+
+def _denied_perception(graph: BeliefGraph, other: str, sentence_index: int, verbs: str) -> bool:
+    """Whether the parse states only negated perceptions by ``other`` (relations matching
+    ``verbs``) in the sentence ``sentence_index``, and at least one."""
+    said = [
+        p.negated
+        for e in graph.events
+        if e.kind == "narrate"
+        and e.sentence_index == sentence_index
+        and (p := e.proposition) is not None
+        and p.subject == other
+        and re.fullmatch(verbs, p.relation.split()[0], re.I)
+    ]
+    return bool(said) and all(said)
 
 
 class PerceptionSlip(BeliefModel):
@@ -150,13 +182,15 @@ def perception_slips(graph: BeliefGraph, knower: str, other: str) -> list[Percep
 
     A narrated negated knowing ("X does not know / did not notice ...", as a parse words
     "unbeknownst to X" or "little did X know") whose words, or whose sentence, say that
-    ``other`` witnessed (watched, observed, saw) or had left. A witnessing hides from the
+    ``other`` witnessed (watched, observed, saw) or had left, not negated ("Bo had not seen
+    it", or a parse stating only negated perceptions by ``other`` in that sentence, is no
+    slip: the knower is right). A witnessing hides from the
     knower ``other``'s perception of the knower's own moves since the previous such fact; a
     departure makes the knower take ``other`` to have perceived what the knower perceived
     after ``other``'s last exit.
     """
-    saw = re.compile(rf"\b{re.escape(other)}\b[^.;:]*?\b{_SAW}\b", re.I)
-    left = re.compile(rf"\b{re.escape(other)}\b[^.;:]*?\b{_LEFT}\b", re.I)
+    saw = re.compile(rf"\b{re.escape(other)}\b[^.;:]*?\b(?P<verb>{_SAW})\b", re.I)
+    left = re.compile(rf"\b{re.escape(other)}\b[^.;:]*?\b(?P<verb>{_LEFT})\b", re.I)
     steps = {s.event.id: s for s in graph.timeline.steps}
     out: list[PerceptionSlip] = []
     since = 0
@@ -171,7 +205,9 @@ def perception_slips(graph: BeliefGraph, knower: str, other: str) -> list[Percep
         ):
             continue
         said = f"{p.value or ''} {e.sentence}"
-        if saw.search(said):
+        # A negated perception ("Bo had not seen the move"), in the words or in the parse,
+        # is no witnessing: the knower is then right about it.
+        if _affirmed(saw, said) and not _denied_perception(graph, other, e.sentence_index, _SAW):
             hidden = tuple(t for t, s in steps.items()
                            if since < t < e.id and s.event.kind == "move"
                            and s.event.agent == knower and other in s.perceivers)  # fmt: skip
@@ -186,7 +222,9 @@ def perception_slips(graph: BeliefGraph, knower: str, other: str) -> list[Percep
                 out.append(PerceptionSlip(knower=knower, other=other, kind="witnessed",
                                           fact=e.id, events=hidden))  # fmt: skip
                 since = e.id
-        elif left.search(said):
+        elif _affirmed(left, said) and not _denied_perception(
+            graph, other, e.sentence_index, _LEFT
+        ):
             exits = [t for t, s in steps.items()
                      if t < e.id and s.event.kind == "exit"
                      and other in s.event.actors]  # fmt: skip
