@@ -1,6 +1,6 @@
 """Lies about where a thing went (``reasoning.deception.whereabouts``), worded otherwise than
-the speaker's belief: "maybe the wind blew it out the window" from the one who pocketed it,
-as CoMMET's deception StoryTurns word them; hand-built parses."""
+the speaker's belief: "maybe the cat dragged it away" from the one who pocketed it (invented
+wordings of the kind CoMMET's deception StoryTurns use); hand-built parses."""
 
 from __future__ import annotations
 
@@ -59,8 +59,8 @@ def _tell(i: int, who: str, to: str, p: Proposition) -> Event:
     return Event(id=i, kind="tell", actors=(who,), hearers=(to,), proposition=p, sentence_index=i)
 
 
-def test_the_pocketer_blaming_the_wind_lies() -> None:
-    g = _graph(_tell(6, "Leo", "Green", _p("wind", "blew out the window", "sticker")))
+def test_the_pocketer_blaming_the_cat_lies() -> None:
+    g = _graph(_tell(6, "Leo", "Green", _p("cat", "dragged away", "sticker")))
     read = lying(g, g.events[5])
     assert read.value is True
     assert "pocket" in read.because[0]
@@ -74,10 +74,10 @@ def test_denying_knowing_where_it_went_while_holding_it_is_a_lie() -> None:
 
 def test_one_who_saw_it_gone_repeating_the_story_does_not_lie() -> None:
     """Mrs. Green found the desk empty: she believes no place for it, so "it is gone" and
-    "the wind blew it away" are not lies."""
+    "the cat dragged it away" are not lies."""
     g = _graph(
         _tell(6, "Green", "Leo", _p("sticker", "be", "gone", kind="Contents/Physical State")),
-        _tell(7, "Green", "Leo", _p("wind", "blew out the window", "sticker")),
+        _tell(7, "Green", "Leo", _p("cat", "dragged away", "sticker")),
     )
     assert lying(g, g.events[5]).value is False
     assert lying(g, g.events[6]).value is False
@@ -91,6 +91,15 @@ def test_telling_the_place_one_believes_is_no_lie() -> None:
 def test_a_question_about_the_claim_finds_the_utterance_worded_otherwise() -> None:
     """The question reads the claim as a place ("the sticker is outside"); the speaker worded it
     as an event. The assertion about the same placed thing is the one judged."""
-    g = _graph(_tell(6, "Leo", "Green", _p("wind", "blew out the window", "sticker")))
+    g = _graph(_tell(6, "Leo", "Green", _p("cat", "dragged away", "sticker")))
     q = LyingQuery(speaker="Leo", hearer="Green", claim=_loc("outside"), which="earliest")
     assert answer_query(g, [], q).value is True
+
+
+def test_a_verb_of_one_story_is_no_word_of_a_thing_gone() -> None:
+    """ "blew" alone says nothing about where a thing went ("the fan blew on the sticker");
+    the general words ("away", "out of", "gone") do."""
+    g = _graph(_tell(6, "Leo", "Green", _p("fan", "blew on", "sticker")))
+    assert lying(g, g.events[5]).value is False
+    g = _graph(_tell(6, "Leo", "Green", _p("fan", "blew away", "sticker")))
+    assert lying(g, g.events[5]).value is True

@@ -68,8 +68,8 @@ def utterances(
 
 
 _GONE = re.compile(
-    r"\b(?:gone|lost|missing|vanish\w*|disappear\w*|stolen|away|out of|outside|blew|blown|"
-    r"blow\w*|took|taken|fell|fallen|dropped)\b",
+    r"\b(?:gone|lost|missing|vanish\w*|disappear\w*|stolen|away|out of|outside|took|taken|"
+    r"fell|fallen|dropped)\b",
     re.I,
 )
 """Words of a claim that a thing left where it was."""
