@@ -29,31 +29,32 @@ def _seen(i: int, who: tuple[str, ...], thing: str, n: int) -> Event:
     )
 
 
-def _graph() -> BeliefGraph:
+def _graph(ann: str = "Ann") -> BeliefGraph:
+    """The story above, with Ann called ``ann``."""
     events = (
         Event(
             id=1,
             kind="enter",
-            actors=("Ann", "Bo"),
+            actors=(ann, "Bo"),
             room="room",
             sentence_index=0,
             sentence=SENTENCES[0],
         ),
-        _seen(2, ("Ann", "Bo"), "ball", 0),
+        _seen(2, (ann, "Bo"), "ball", 0),
         Event(
-            id=3, kind="exit", actors=("Ann",), room="room", sentence_index=1, sentence=SENTENCES[1]
+            id=3, kind="exit", actors=(ann,), room="room", sentence_index=1, sentence=SENTENCES[1]
         ),
         _seen(4, ("Bo",), "kite", 2),
         Event(
             id=5,
             kind="enter",
-            actors=("Ann",),
+            actors=(ann,),
             room="room",
             sentence_index=3,
             sentence=SENTENCES[3],
         ),
     )
-    story = ParsedStory(text=" ".join(SENTENCES), sentences=(), actors=("Ann", "Bo"), events=events)
+    story = ParsedStory(text=" ".join(SENTENCES), sentences=(), actors=(ann, "Bo"), events=events)
     return BeliefGraph(story)
 
 
@@ -72,6 +73,19 @@ def test_the_thing_new_to_the_speaker_is_the_one_meant() -> None:
     got = choose_by_access(_graph(), QUESTION, _implied([1, 3, 4], [1, 3, 4]))
     assert got.index == 1
     assert "new to Ann" in got.explanation[-1]
+
+
+def test_a_name_inside_another_word_names_no_one() -> None:
+    """ "Al" is not named by "also" or "pals": with no one else named, novelty decides nothing."""
+    q = FreeQuestion(
+        text="What does Bo also most likely do with his pals?",
+        options=("Bo gives over the ball", "Bo gives over the kite"),
+        holder="Bo",
+    )
+    assert choose_by_access(_graph("Al"), q, _implied([1, 3, 4], [1, 3, 4])).index is None
+    named = q.model_copy(update={"text": "What does Bo also most likely do for Al?"})
+    got = choose_by_access(_graph("Al"), named, _implied([1, 3, 4], [1, 3, 4]))
+    assert got.index == 1 and "new to Al" in got.explanation[-1]
 
 
 def test_the_reading_whose_evidence_includes_the_others_wins() -> None:

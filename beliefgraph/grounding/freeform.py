@@ -36,6 +36,7 @@ from beliefgraph.models import BeliefModel, Event
 from beliefgraph.text import segment
 
 from .models import RowEvidence, StoryGrounding
+from .offline import _names_in
 from .reading import negated
 from .tokens import content_tokens
 
@@ -371,8 +372,10 @@ def _new_to_someone(
     toy!" from one who missed the third toy means the third toy). Only the words that tell
     the options apart count. None unless exactly one option is new to the person."""
     texts = {i: question.options[i] for i in found}
-    said = " ".join((question.text, *texts.values())).lower()
-    people = [a for a in graph.actors if a != question.holder and a.lower() in said]
+    said = " ".join((question.text, *texts.values()))
+    # whole names only: "Al" is not named by "also"
+    named = {a for _, a in _names_in(said, graph.actors)}
+    people = [a for a in graph.actors if a != question.holder and a in named]
     if not people:
         return None
     names = set(content_tokens(" ".join(graph.actors)))
