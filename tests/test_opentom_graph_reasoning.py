@@ -386,3 +386,12 @@ def test_without_a_stated_intention_the_movers_own_attitude_is_the_motive() -> N
 def test_exclusive_access_is_keeping_it() -> None:
     # An invented wording, not a benchmark story's.
     assert aim_words("so the violin stays his exclusively to practise on") == "keep"
+
+
+def test_claiming_something_happened_is_no_keeping() -> None:
+    # Invented wordings: "claim" says what one will assert, not that one keeps the thing;
+    # keeping is still read from its own words.
+    assert aim_words("to claim it was lost") != "keep"
+    assert aim_words("so she could claim the kettle had been stolen") != "keep"
+    assert aim_words("to claim the lamp as her own") == "keep"  # "her own", not "claim"
+    assert aim_words("to hoard the buttons") == "keep"

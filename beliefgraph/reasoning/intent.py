@@ -58,7 +58,7 @@ MORE = (r"show\w*|display\w*|showcas\w*|exhibit\w*|admir\w*|impress\w*|easy|easi
 """Cue words of bringing a thing within reach or into view."""
 KEEP = (r"keep\w* (?:\w+ )*(?:for )?(?:himself|herself|themselves|themself)|"
         r"(?:for|to) (?:himself|herself|themselves|themself)|his own|her own|their own|"
-        r"(?:his|her|their) collection|hoard\w*|claim\w*|exclusiv\w*")  # fmt: skip
+        r"(?:his|her|their) collection|hoard\w*|exclusiv\w*")  # fmt: skip
 """Cue words of keeping a thing for oneself."""
 
 _LESS, _MORE, _KEEP = (re.compile(rf"\b(?:{c})", re.I) for c in (LESS, MORE, KEEP))
