@@ -29,6 +29,7 @@ call is independent of the parse call and one batch round serves both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from beliefgraph.graph import BeliefGraph
@@ -36,7 +37,6 @@ from beliefgraph.models import BeliefModel, Event
 from beliefgraph.text import segment
 
 from .models import RowEvidence, StoryGrounding
-from .offline import _names_in
 from .reading import negated
 from .tokens import content_tokens
 
@@ -374,8 +374,8 @@ def _new_to_someone(
     texts = {i: question.options[i] for i in found}
     said = " ".join((question.text, *texts.values()))
     # whole names only: "Al" is not named by "also"
-    named = {a for _, a in _names_in(said, graph.actors)}
-    people = [a for a in graph.actors if a != question.holder and a in named]
+    people = [a for a in graph.actors if a != question.holder
+              and re.search(rf"(?<!\w){re.escape(a)}(?!\w)", said, re.I)]  # fmt: skip
     if not people:
         return None
     names = set(content_tokens(" ".join(graph.actors)))

@@ -4,7 +4,7 @@ Repeating a false belief is not lying, and a lie stays a lie after the world lat
 true. Questions, requests and promises are not assertions.
 
 A claim about where a thing went need not be worded as the speaker's belief is ("maybe the
-wind blew it out the window", "it is gone" against "the sticker is in Leo's pocket"): when
+cat dragged it away", "it is gone" against "the sticker is in Leo's pocket"): when
 the speaker holds no belief about the claim itself, a claim that names a thing and puts it
 away from the one place the speaker believes it is (another place, or gone, lost, missing)
 asserts what the speaker believes false (``whereabouts``).
@@ -57,8 +57,8 @@ def utterances(
             continue
         out.append(e)
     if not out and claim is not None:
-        # The claim worded another way ("the wind blew it out the window" for "the sticker
-        # is outside"): the assertions about the same placed thing.
+        # The claim worded another way ("the cat dragged it out of the house" for "the
+        # sticker is outside"): the assertions about the same placed thing.
         wanted = set(things_claimed(graph, claim))
         if wanted:
             out = [e for e in utterances(graph, speaker=speaker, hearer=hearer, at=at)
