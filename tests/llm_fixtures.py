@@ -374,6 +374,18 @@ class ParserWithClient(RulesParser):
         self.client = client
 
 
+def replay_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Settings under which a run can only replay recorded answers: a fresh cache (returned,
+    for ``import_results``), the model name the answers were recorded under, no endpoint, and
+    a batch file that takes every request the cache cannot answer (so none is ever sent)."""
+    cache = tmp_path / "cache.sqlite3"
+    monkeypatch.setenv("BELIEFGRAPH_LLM_CACHE", str(cache))
+    monkeypatch.setenv("BELIEFGRAPH_LLM_MODEL", "frontier")
+    monkeypatch.delenv("BELIEFGRAPH_LLM_BASE_URL", raising=False)
+    monkeypatch.setenv("BELIEFGRAPH_LLM_BATCH_OUT", str(tmp_path / "requests.jsonl"))
+    return cache
+
+
 def check_replayed(result: Any, written: int, want: dict[str, Any]) -> None:
     """What every recorded replay must reproduce: no call (every answer from the cache),
     the requests the export wrote, those left for a later batch round, items answered,

@@ -22,6 +22,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from llm_fixtures import replay_settings
 
 from beliefgraph.adapters import evaluate
 from beliefgraph.parsers.llm.batchfile import import_results
@@ -37,11 +38,7 @@ def replay(benchmarks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     if not ANSWERS.exists() or not EXPECTED.exists():
         pytest.skip(f"no recorded answers at {ANSWERS}")
     gold = benchmarks / "omnitom" / "gold_dev.jsonl"
-    cache = tmp_path / "cache.sqlite3"
-    monkeypatch.setenv("BELIEFGRAPH_LLM_CACHE", str(cache))
-    monkeypatch.setenv("BELIEFGRAPH_LLM_MODEL", "frontier")
-    monkeypatch.delenv("BELIEFGRAPH_LLM_BASE_URL", raising=False)
-    monkeypatch.setenv("BELIEFGRAPH_LLM_BATCH_OUT", str(tmp_path / "requests.jsonl"))
+    cache = replay_settings(monkeypatch, tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         written = evaluate("omnitom", gold, stage=2, parser="llm", grounding="llm")

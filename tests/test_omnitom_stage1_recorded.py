@@ -15,6 +15,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from llm_fixtures import replay_settings
 
 from beliefgraph.adapters import evaluate
 from beliefgraph.adapters.omnitom import extract, load_stories
@@ -35,11 +36,7 @@ def test_proposals_enter_the_graph_and_scenes_clear_false_flags(
     if not ANSWERS.exists():
         pytest.skip(f"no recorded answers at {ANSWERS}")
     gold = benchmarks / "omnitom" / "gold_dev.jsonl"
-    cache = tmp_path / "cache.sqlite3"
-    monkeypatch.setenv("BELIEFGRAPH_LLM_CACHE", str(cache))
-    monkeypatch.setenv("BELIEFGRAPH_LLM_MODEL", "frontier")
-    monkeypatch.delenv("BELIEFGRAPH_LLM_BASE_URL", raising=False)
-    monkeypatch.setenv("BELIEFGRAPH_LLM_BATCH_OUT", str(tmp_path / "requests.jsonl"))
+    cache = replay_settings(monkeypatch, tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert evaluate("omnitom", gold, stage=1, parser="llm").llm_deferred == 2 * 29
